@@ -1,0 +1,355 @@
+"""The ``gate`` command. Exit status: 0 the door is open, 1 it is closed, 2 bad input or usage.
+
+Every error is one line on stderr naming the file and the field. GitHub is never imported here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from gate import __version__
+from gate.errors import GateInputError
+
+OPEN, CLOSED, BAD = 0, 1, 2
+DEFAULT_POLICY = Path(".github/gate-policy.yml")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise GateInputError(self.prog, "(usage)", f"{message} (see --help)")
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
+
+
+def _now(args: argparse.Namespace) -> int:
+    return int(args.now) if args.now is not None else int(time.time())
+
+
+def _policy_path(args: argparse.Namespace) -> Path | None:
+    if args.policy is not None:
+        return Path(args.policy)
+    return DEFAULT_POLICY if DEFAULT_POLICY.is_file() else None
+
+
+# --- hash and pin -----------------------------------------------------------------------------
+
+
+def cmd_hash(args: argparse.Namespace) -> int:
+    from gate import hashing, records
+
+    card = records.load_card(Path(args.card)) if args.card else None
+    value = hashing.fixture_hash([Path(p) for p in args.paths], Path(args.root), card)
+    if args.json:
+        _print_json({"fixture_hash": value, "format": hashing.FORMAT.decode().strip()})
+    else:
+        print(value)
+    return OPEN
+
+
+def cmd_pin(args: argparse.Namespace) -> int:
+    from gate import hashing
+
+    pinned = hashing.pin(Path(args.file), Path(args.store) if args.store else None)
+    if args.json:
+        _print_json({"fixture_sha256": pinned.fixture_sha256, "fixture_path": pinned.fixture_path})
+    else:
+        print(f"fixture_sha256={pinned.fixture_sha256}")
+        if pinned.fixture_path is not None:
+            print(f"fixture_path={pinned.fixture_path}")
+    return OPEN
+
+
+# --- pair gates -------------------------------------------------------------------------------
+
+
+def _emit_pair(pair: dict[str, Any], args: argparse.Namespace, with_action: bool) -> None:
+    from gate import report
+
+    if args.json:
+        _print_json(pair)
+        return
+    if with_action:
+        print(f"action={pair['action']}")
+    for line in report.four_lines(pair):
+        print(line)
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    from gate import policy, records, report, stamps
+
+    if args.stamps is not None:
+        from gate import pairing
+
+        return pairing.classify_folder(args, _now(args), _policy_path(args))
+    if len(args.pair) != 2:
+        raise GateInputError("gate classify", "(usage)",
+                             "give LOCAL.json REMOTE.json, or --stamps DIR")
+    now = _now(args)
+    pol = policy.load(_policy_path(args))
+    first, second = (records.load_stamp(Path(p)) for p in args.pair)
+    result = stamps.classify_pair(first, second, pol.allowlist, now)
+    pair = report.cross_class_pair(first, second, result, (args.pair[0], args.pair[1]))
+    if args.report:
+        records.write_report(Path(args.report), report.build([pair], now))
+    _emit_pair(pair, args, with_action=True)
+    return OPEN if result.door_open else CLOSED
+
+
+def cmd_triage(args: argparse.Namespace) -> int:
+    from gate import digest, records, report
+
+    left, right = (records.load_run_or_stamp(Path(p)) for p in (args.left, args.right))
+    result = digest.classify_runs(left, right)
+    runs = [{"run_id": str(r.get("run_id", "")), "server_class": str(r.get("server_class", "")),
+             "outcome": str(r.get("outcome", ""))} for r in (left, right)]
+    test_id = str(left.get("test_id") or right.get("test_id") or "(unnamed)")
+    pair = report.same_class_pair(test_id, left, right, result, runs)
+    _emit_pair(pair, args, with_action=False)
+    return OPEN if result.freeze_allowed else CLOSED
+
+
+# --- receipts ---------------------------------------------------------------------------------
+
+
+def _sha256_file(path: str) -> str:
+    from gate import hashing
+
+    return hashing.file_digest(path)[1].hex()
+
+
+def cmd_receipt_write(args: argparse.Namespace) -> int:
+    from gate import receipts
+    from gate.files import canonical_json, read_json, write_once
+
+    reasons = read_json(Path(args.reasons_file))
+    try:
+        receipt = receipts.build(
+            diff_sha256=_sha256_file(args.diff), prompt_sha256=_sha256_file(args.prompt),
+            model_id=args.model, workspace_generation=args.workspace_gen,
+            verdict=args.verdict, reasons=reasons,
+        )
+    except receipts.ReceiptWriteError as exc:
+        source = args.reasons_file if exc.field.startswith("reasons") else "(arguments)"
+        raise GateInputError(source, exc.field, str(exc)) from None
+    document = receipts.to_in_toto(receipt) if args.format == "in-toto" else receipt
+    write_once(Path(args.out), canonical_json(document) + b"\n")
+    print(args.out)
+    return OPEN
+
+
+def cmd_receipt_verify(args: argparse.Namespace) -> int:
+    from gate import receipts, records
+
+    expected = {
+        "diff_sha256": _sha256_file(args.diff),
+        "prompt_sha256": _sha256_file(args.prompt),
+        "model_id": args.model,
+        "workspace_generation": args.workspace_gen,
+    }
+    document = records.load_receipt_document(Path(args.receipt))
+    result = (receipts.ReceiptResult(False, (document,)) if isinstance(document, str)
+              else receipts.verify(document, expected))
+    if args.json:
+        _print_json({"decision": "accept" if result.accepted else "reject",
+                     "line": result.line, "mismatches": list(result.mismatches)})
+    else:
+        print(result.line)
+    return OPEN if result.accepted else CLOSED
+
+
+def cmd_receipt_selftest(args: argparse.Namespace) -> int:
+    from gate import selftest
+
+    return OPEN if selftest.run_receipt_selftest(print) else CLOSED
+
+
+# --- halt gate --------------------------------------------------------------------------------
+
+
+def _ledger(args: argparse.Namespace) -> Any:
+    from gate import ledger, policy
+
+    pol = policy.load(Path(args.policy) if args.policy else None)
+    report_path = getattr(args, "halt_report", None)
+    path = Path(args.ledger)
+    halts = Path(report_path) if report_path else path.with_name(path.name + ".halts.jsonl")
+    return ledger.Ledger(path, pol.halt, halts), pol
+
+
+def cmd_halt_bind(args: argparse.Namespace) -> int:
+    book, pol = _ledger(args)
+    marker = None if args.no_marker else (args.marker or pol.halt.expected_marker)
+    binding = book.bind(args.run_id, args.scope, args.host, marker, args.target_class,
+                        expect_generation=args.expect_generation)
+    _print_json(binding.to_record())
+    return OPEN
+
+
+def cmd_halt_check(args: argparse.Namespace) -> int:
+    from gate import halt, records
+
+    book, _ = _ledger(args)
+    binding = halt.Binding.from_record(records.load_binding(Path(args.binding)))
+    result = book.check(binding, args.issued_gen, args.attempt_id, args.expect)
+    if args.json:
+        _print_json({"decision": result.decision.value, "row": result.row,
+                     "reason": result.reason, "target_class": result.target_class.value,
+                     "replayed": result.replayed})
+    else:
+        print(result.decision.value)
+    return OPEN if result.decision is halt.Decision.ALLOW else CLOSED
+
+
+def cmd_halt_audit(args: argparse.Namespace) -> int:
+    from gate import ledger, policy
+
+    pol = policy.load(Path(args.policy) if args.policy else None)
+    result = ledger.audit(Path(args.ledger), pol.halt)
+    if args.json:
+        _print_json({"failed": result.failed, "denominator": result.denominator,
+                     "chain_ok": result.chain_ok, "problems": list(result.problems)})
+    else:
+        for problem in result.problems:
+            print(problem)
+        print(f"failed={result.failed} denominator={result.denominator}")
+    return OPEN if result.passed else CLOSED
+
+
+# --- policy and demo --------------------------------------------------------------------------
+
+
+def cmd_policy_check(args: argparse.Namespace) -> int:
+    from gate import policy
+
+    pol = policy.load(Path(args.file))
+    findings = policy.check(pol, _now(args))
+    for finding in findings:
+        print(f"{args.file}: {finding}")
+    print(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
+    return CLOSED if findings else OPEN
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from gate import demo
+
+    return OPEN if demo.run(print) else CLOSED
+
+
+# --- parser -----------------------------------------------------------------------------------
+
+
+def _add(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help_: str
+         ) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=help_, description=help_)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gate", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"gate {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = _add(sub, "hash", cmd_hash, "print the fixture_hash of files and a sample card")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--card", metavar="CARD.json")
+    p.add_argument("--root", default=".", help="names are relative to this folder (default: .)")
+    p.add_argument("--json", action="store_true")
+
+    p = _add(sub, "pin", cmd_pin, "print the fixture_sha256 of one sampler output file")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--store", metavar="DIR", help="also copy the bytes to DIR/<digest>.<ext>")
+    p.add_argument("--json", action="store_true")
+
+    p = _add(sub, "classify", cmd_classify, "stamp gate: classify a local-pinned/free-server pair")
+    p.add_argument("pair", nargs="*", metavar="STAMP.json")
+    p.add_argument("--stamps", metavar="DIR", help="pair every stamp under DIR by test id")
+    p.add_argument("--policy", metavar="FILE", help=f"default: {DEFAULT_POLICY} if present")
+    p.add_argument("--now", type=int, metavar="UNIX")
+    p.add_argument("--report", metavar="FILE", help="write the JSON report here")
+    p.add_argument("--json", action="store_true")
+
+    p = _add(sub, "triage", cmd_triage, "digest gate: label a red pair of runs")
+    p.add_argument("left", metavar="LEFT.json")
+    p.add_argument("right", metavar="RIGHT.json")
+    p.add_argument("--json", action="store_true")
+
+    receipt = _add(sub, "receipt", lambda a: BAD, "receipt binder")
+    rsub = receipt.add_subparsers(dest="receipt_command", required=True, parser_class=_Parser)
+    for name, func in (("write", cmd_receipt_write), ("verify", cmd_receipt_verify)):
+        p = _add(rsub, name, func, f"{name} a review receipt")
+        p.add_argument("--diff", required=True, metavar="F")
+        p.add_argument("--prompt", required=True, metavar="F")
+        p.add_argument("--model", required=True, metavar="ID")
+        p.add_argument("--workspace-gen", required=True, metavar="GEN")
+        if name == "write":
+            p.add_argument("--verdict", required=True, metavar="pass|fail")
+            p.add_argument("--reasons-file", required=True, metavar="F",
+                           help="a JSON array of non-empty strings")
+            p.add_argument("--out", required=True, metavar="F")
+            p.add_argument("--format", choices=("json", "in-toto"), default="json")
+        else:
+            p.add_argument("--receipt", required=True, metavar="F")
+            p.add_argument("--json", action="store_true")
+    _add(rsub, "selftest", cmd_receipt_selftest, "write and verify receipts in a temp folder")
+
+    halt_p = _add(sub, "halt", lambda a: BAD, "halt gate: tool-call bindings and their ledger")
+    hsub = halt_p.add_subparsers(dest="halt_command", required=True, parser_class=_Parser)
+    p = _add(hsub, "bind", cmd_halt_bind, "mint (or rebind, generation + 1) a binding")
+    p.add_argument("--ledger", required=True, metavar="L")
+    p.add_argument("--run-id", required=True)
+    p.add_argument("--scope", required=True)
+    p.add_argument("--host", required=True)
+    p.add_argument("--marker", help="default: the policy's expected marker")
+    p.add_argument("--no-marker", action="store_true", help="mint a binding without a marker")
+    p.add_argument("--class", dest="target_class", default="fixture",
+                   choices=("fixture", "live", "unknown"))
+    p.add_argument("--expect-generation", type=int, metavar="N",
+                   help="compare-and-swap: fail unless the current generation is N (0: none)")
+    p.add_argument("--policy", metavar="FILE")
+    p = _add(hsub, "check", cmd_halt_check, "decide one attempted tool call, before the call")
+    p.add_argument("--ledger", required=True, metavar="L")
+    p.add_argument("--binding", required=True, metavar="B.json")
+    p.add_argument("--issued-gen", required=True, type=int, metavar="N")
+    p.add_argument("--attempt-id", required=True, metavar="A")
+    p.add_argument("--expect", choices=("allow", "halt", "reject"))
+    p.add_argument("--policy", metavar="FILE")
+    p.add_argument("--halt-report", metavar="FILE",
+                   help="where halts are written for people (default: L.halts.jsonl)")
+    p.add_argument("--json", action="store_true")
+    p = _add(hsub, "audit", cmd_halt_audit, "replay a ledger; last line failed=K denominator=N")
+    p.add_argument("ledger", metavar="L")
+    p.add_argument("--policy", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+
+    pol = _add(sub, "policy", lambda a: BAD, "the reviewed policy file")
+    psub = pol.add_subparsers(dest="policy_command", required=True, parser_class=_Parser)
+    p = _add(psub, "check", cmd_policy_check, "fail on expired, too long or future entries")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--now", type=int, metavar="UNIX")
+
+    _add(sub, "demo", cmd_demo, "run every gate on the examples shipped in the package")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except GateInputError as exc:
+        print(f"gate: error: {exc}", file=sys.stderr)
+        return BAD
+    except KeyboardInterrupt:
+        print("gate: error: interrupted", file=sys.stderr)
+        return BAD
+    except BrokenPipeError:
+        return BAD

@@ -1,0 +1,137 @@
+"""``gate demo``: every gate decides on examples shipped in the package, with a fixed clock."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gate import digest, halt, hashing, ledger, policy, receipts, records, report, stamps
+
+#: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
+DEMO_NOW = 1_790_000_000
+
+
+def _examples() -> Path:
+    return Path(str(resources.files("gate") / "examples"))
+
+
+class _Tally:
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say, self.good, self.total = say, 0, 0
+
+    def expect(self, label: str, got: str, want: str) -> None:
+        self.total += 1
+        ok = got == want
+        self.good += ok
+        self.say(f"  {'ok  ' if ok else 'FAIL'} {label:48} {got}")
+
+
+def _stamp(card: dict[str, Any], fixture_hash: str, server_class: str, outcome: str,
+           run_id: str, pin: hashing.Pin) -> dict[str, Any]:
+    stamp = {
+        "run_id": run_id, "test_id": card["property"], "server_class": server_class,
+        "fixture_hash": fixture_hash, "sample_card": card, "outcome": outcome,
+        "freeze_expires_at": card.get("freeze_expires_at"),
+        "fixture_sha256": pin.fixture_sha256, "source": "recorded",
+    }
+    if pin.fixture_path:
+        stamp["fixture_path"] = pin.fixture_path
+    return records.check_stamp(stamp, f"demo stamp {run_id}")
+
+
+def run(say: Callable[[str], None]) -> bool:
+    base = _examples()
+    tally = _Tally(say)
+    card = records.load_card(base / "card.json")
+    pol = policy.load(base / "policy.yml")
+    fixture_hash = hashing.fixture_hash([base / "fixtures"], base, card)
+    say("agent-patch gate demo (clock fixed at 2026-09-21, Unix 1790000000)")
+    say(f"fixture_hash of examples/fixtures + card.json: {fixture_hash}")
+    with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp_name:
+        tmp = Path(tmp_name)
+        pin = hashing.pin(base / "sample_output.json", tmp / "pins")
+        say(f"pinned sampler output: fixture_sha256={pin.fixture_sha256}")
+
+        say("\nstamp gate (local-pinned versus free-server):")
+        cases = [("pass", "pass", "accept_candidate"),
+                 ("pass", "assert_fail", "freeze_inside_server_class"),
+                 ("assert_fail", "pass", "reject_cross_class_pass"),
+                 ("assert_fail", "assert_fail", "reject_stable_fail"),
+                 ("pass", "resource_exit", "reject_run_retry_new_id")]
+        shown: dict[str, Any] | None = None
+        for index, (local, free, want) in enumerate(cases):
+            a = _stamp(card, fixture_hash, stamps.LOCAL, local, f"L{index}", pin)
+            b = _stamp(card, fixture_hash, stamps.FREE, free, f"F{index}", pin)
+            result = stamps.classify_pair(b, a, pol.allowlist, DEMO_NOW)  # order does not matter
+            tally.expect(f"local {local}, free-server {free}", result.action, want)
+            if result.frozen:
+                shown = report.cross_class_pair(a, b, result)
+        if shown is not None:
+            say("  the frozen pair's four fields:")
+            for line in report.four_lines(shown):
+                say(f"    {line}")
+
+        say("\ndigest gate (why a red pair is red):")
+        red: dict[str, Any] = {"fixture_sha256": pin.fixture_sha256, "oracle_passed": False,
+                               "transport_ok": True}
+        flake: dict[str, Any] = {"fixture_sha256": pin.fixture_sha256, "oracle_passed": None,
+                 "transport_ok": False, "status_code": 502}
+        moved = dict(red, fixture_sha256="0" * 64)
+        pairs: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
+            ("both oracles false on one digest", red, red, "property_miss"),
+            ("digests differ", red, moved, "fixture_drift"),
+            ("transport fault, oracle never ran", flake, flake, "harness_flake"),
+            ("digest missing", {k: v for k, v in red.items() if k != "fixture_sha256"}, red,
+             "unclassified"),
+        ]
+        for label, left, right, want in pairs:
+            got = digest.classify_runs(left, right)
+            tally.expect(label, f"{got.failure_class.value} freeze_allowed="
+                         f"{str(got.freeze_allowed).lower()}", f"{want} freeze_allowed="
+                         f"{str(want == 'harness_flake').lower()}")
+
+        say("\nreceipt binder:")
+        diff, prompt = b"--- a/x\n+++ b/x\n@@\n-1\n+2\n", b"Review the patch for x."
+        import hashlib
+
+        bound = {"diff_sha256": hashlib.sha256(diff).hexdigest(),
+                 "prompt_sha256": hashlib.sha256(prompt).hexdigest(),
+                 "model_id": "reviewer-1", "workspace_generation": "3"}
+        receipt = receipts.build(**bound, verdict="pass", reasons=["covers the change"])
+        for label, document, expected, want in [
+            ("receipt for this diff", receipt, bound, "accept"),
+            ("in-toto receipt for this diff", receipts.to_in_toto(receipt), bound, "accept"),
+            ("receipt for an older diff", receipt,
+             dict(bound, diff_sha256=hashlib.sha256(b"old").hexdigest()), "reject: diff_sha256"),
+            ("receipt from a stale workspace", receipt, dict(bound, workspace_generation="4"),
+             "reject: workspace_generation"),
+        ]:
+            loaded = json.loads(json.dumps(document))
+            tally.expect(label, receipts.verify(loaded, expected).line, want)
+
+        say("\nhalt gate (tool calls against an issuer ledger):")
+        book = ledger.Ledger(tmp / "halt.ledger", pol.halt, tmp / "halts.jsonl")
+        first = book.bind("run-1", "lab.invalid", "api.lab.invalid", "synthetic-fixture-v1")
+        live = halt.Binding("run-1", 1, "lab.invalid", "api.example.com",
+                            "synthetic-fixture-v1", "fixture")
+        tally.expect("closed fixture, current generation",
+                     book.check(first, 1, "a1", "allow").decision.value, "allow")
+        tally.expect("host swapped to a live one",
+                     book.check(live, 1, "a2", "halt").decision.value, "halt")
+        second = book.bind("run-1", "lab.invalid", "api2.lab.invalid", "synthetic-fixture-v1")
+        tally.expect("old generation after a rebind",
+                     book.check(first, 1, "a3", "reject").decision.value, "reject")
+        tally.expect("issued generation differs",
+                     book.check(second, 1, "a4", "reject").decision.value, "reject")
+        tally.expect("rebound binding, current generation",
+                     book.check(second, 2, "a5", "allow").decision.value, "allow")
+        audited = ledger.audit(tmp / "halt.ledger", pol.halt)
+        tally.expect("audit of that ledger",
+                     f"failed={audited.failed} denominator={audited.denominator}",
+                     "failed=0 denominator=5")
+    say(f"\ndemo: {tally.good} of {tally.total} decisions as expected")
+    return tally.good == tally.total

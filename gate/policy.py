@@ -1,0 +1,87 @@
+"""The reviewed policy file: freeze allowlist, halt-gate scopes and marker, timeout codes.
+
+Loading is strict (schema, no duplicates); a malformed file is bad input (exit 2) and never
+widens anything. ``check`` finds quarantine rot in a well-formed file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate import halt, schemas
+from gate.errors import GateInputError
+from gate.files import read_yaml
+from gate.stamps import AllowEntry
+
+DEFAULT_TIMEOUT_EXIT_CODES = (124, 137)
+DEFAULT_MAX_FREEZE_DAYS = 30
+DAY = 86_400
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    allowlist: tuple[AllowEntry, ...] = ()
+    halt: halt.HaltPolicy = field(default_factory=halt.HaltPolicy)
+    timeout_exit_codes: tuple[int, ...] = DEFAULT_TIMEOUT_EXIT_CODES
+    max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
+    added: tuple[int | None, ...] = ()  # per allowlist entry, same order
+
+
+def from_record(record: Any, source: str) -> Policy:
+    if record is None:
+        record = {}
+    schemas.validate("policy", record, source)
+    entries: list[AllowEntry] = []
+    added: list[int | None] = []
+    seen: set[tuple[str, str]] = set()
+    for index, raw in enumerate(record.get("allowlist", [])):
+        key = (raw["test_id"], raw["server_class"])
+        if key in seen:
+            raise GateInputError(source, f"allowlist.{index}",
+                                 f"duplicate entry for test {raw['test_id']!r} in "
+                                 f"{raw['server_class']}")
+        seen.add(key)
+        entries.append(AllowEntry(raw["test_id"], raw["server_class"], raw["owner"],
+                                  raw["reason"], raw["expires"]))
+        added.append(raw.get("added"))
+    halt_raw = record.get("halt", {})
+    halt_policy = halt.HaltPolicy(
+        reserved_scopes=tuple(halt_raw.get("reserved_scopes", halt.DEFAULT_RESERVED_SCOPES)),
+        expected_marker=halt_raw.get("expected_marker", halt.DEFAULT_MARKER),
+    )
+    codes = tuple(record.get("timeouts", {}).get("exit_codes", DEFAULT_TIMEOUT_EXIT_CODES))
+    return Policy(tuple(entries), halt_policy, codes,
+                  record.get("max_freeze_days", DEFAULT_MAX_FREEZE_DAYS), tuple(added))
+
+
+def load(path: Path | None) -> Policy:
+    """The policy at ``path``, or the defaults (empty allowlist) when no path is given."""
+    if path is None:
+        return Policy()
+    return from_record(read_yaml(path), str(path))
+
+
+def check(policy: Policy, now: int) -> list[str]:
+    """Findings that make ``gate policy check`` fail; empty when the file is healthy."""
+    findings: list[str] = []
+    limit = policy.max_freeze_days * DAY
+    for index, (entry, added) in enumerate(zip(policy.allowlist, policy.added, strict=True)):
+        where = f"allowlist.{index} ({entry.test_id!r} in {entry.server_class})"
+        if now >= entry.expires:
+            findings.append(f"{where}: expired at {entry.expires}")
+        if added is not None and added > now:
+            findings.append(f"{where}: added {added} is in the future")
+        start = added if added is not None else now
+        if entry.expires - start > limit:
+            findings.append(f"{where}: window of {(entry.expires - start) / DAY:.1f} days is "
+                            f"longer than the {policy.max_freeze_days}-day maximum")
+        if added is not None and entry.expires <= added:
+            findings.append(f"{where}: expires before it was added")
+    return findings
+
+
+def allow_entries(policy: Policy) -> Sequence[AllowEntry]:
+    return policy.allowlist

@@ -1,0 +1,80 @@
+"""Reading records from files: bounded, strict, and validated against schemas/.
+
+Every record the gate decides from passes through here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gate import schemas
+from gate.errors import GateInputError
+from gate.files import canonical_json, parse_json, read_bytes_capped, read_json, write_replace
+
+
+def load(path: Path, schema_name: str) -> dict[str, Any]:
+    record = read_json(path)
+    schemas.validate(schema_name, record, str(path))
+    return dict(record)
+
+
+def load_card(path: Path) -> dict[str, Any]:
+    return load(path, "sample-card")
+
+
+def check_stamp(stamp: dict[str, Any], source: str) -> dict[str, Any]:
+    """Schema, then the rule a schema cannot say: a stamp agrees with its own card."""
+    schemas.validate("stamp", stamp, source)
+    card_expiry = stamp["sample_card"].get("freeze_expires_at")
+    if stamp["freeze_expires_at"] != card_expiry:
+        raise GateInputError(source, "freeze_expires_at",
+                             f"{stamp['freeze_expires_at']!r} disagrees with the sample card's "
+                             f"{card_expiry!r}; a stamp copies its expiry from its card")
+    return stamp
+
+
+def load_stamp(path: Path) -> dict[str, Any]:
+    return check_stamp(read_json(path), str(path))
+
+
+def load_run_or_stamp(path: Path) -> dict[str, Any]:
+    """A run record, or a stamp seen as one (SPEC §4, how the two pair gates meet)."""
+    from gate import stamps
+
+    record = read_json(path)
+    if isinstance(record, dict) and "outcome" in record:
+        stamp = check_stamp(record, str(path))
+        seen = stamps.as_run_record(stamp)
+        seen["test_id"] = stamp["test_id"]
+        seen["server_class"] = stamp["server_class"]
+        seen["outcome"] = stamp["outcome"]
+        return seen
+    schemas.validate("run-record", record, str(path))
+    return dict(record)
+
+
+def load_binding(path: Path) -> dict[str, Any]:
+    return load(path, "binding")
+
+
+def load_receipt_document(path: Path) -> Any:
+    """The parsed receipt, or the SPEC §5 reject word for a missing or unreadable one."""
+    try:
+        data = read_bytes_capped(path)
+    except GateInputError as exc:
+        return "missing_receipt" if exc.message == "no such file" else "receipt_json"
+    try:
+        document = parse_json(data, str(path))
+    except GateInputError:
+        return "receipt_json"
+    return document if isinstance(document, dict) else "receipt_type"
+
+
+def write_report(path: Path, report: dict[str, Any]) -> None:
+    schemas.validate("report", report, f"{path} (report being written)")
+    write_replace(path, canonical_json(report) + b"\n")
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    return load(path, "report")

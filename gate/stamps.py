@@ -1,0 +1,121 @@
+"""Stamp gate (SPEC §3): local-pinned versus free-server, and the freeze door.
+
+Pure: the clock and the allowlist are values passed in. Pairs are classified by server class,
+never by argument order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+LOCAL = "local-pinned"
+FREE = "free-server"
+CLASSES = (LOCAL, FREE)
+RETRY_OUTCOMES = ("resource_exit", "empty_body")
+
+#: Actions that open the door.
+OPEN_ACTIONS = frozenset({"accept_candidate", "freeze_inside_server_class"})
+
+
+@dataclass(frozen=True, slots=True)
+class AllowEntry:
+    test_id: str
+    server_class: str
+    owner: str
+    reason: str
+    expires: int
+
+
+@dataclass(frozen=True, slots=True)
+class StampResult:
+    action: str
+    row: int
+    reason: str
+
+    @property
+    def door_open(self) -> bool:
+        return self.action in OPEN_ACTIONS
+
+    @property
+    def frozen(self) -> bool:
+        return self.action == "freeze_inside_server_class"
+
+
+def _freeze_check(
+    test_id: str, card_expiry: object, allowlist: Sequence[AllowEntry], now: int
+) -> StampResult:
+    entries = [e for e in allowlist if e.test_id == test_id and e.server_class == FREE]
+    if not entries:
+        return StampResult("reject_not_allowlisted", 6,
+                           f"{FREE} red, {LOCAL} green, but the test is not allowlisted "
+                           f"for a freeze in {FREE}")
+    if isinstance(card_expiry, bool) or not isinstance(card_expiry, int) or now >= card_expiry:
+        return StampResult("reject_freeze_expired", 6,
+                           "the sample card's freeze_expires_at is missing or has passed")
+    if all(now >= e.expires for e in entries):
+        return StampResult("reject_freeze_expired", 6, "the allowlist entry has expired")
+    return StampResult("freeze_inside_server_class", 6,
+                       f"frozen inside {FREE} until {card_expiry} (card); local-pinned is green")
+
+
+def classify_pair(
+    first: Mapping[str, Any],
+    second: Mapping[str, Any],
+    allowlist: Sequence[AllowEntry],
+    now: int,
+) -> StampResult:
+    """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order."""
+    if (
+        first.get("fixture_hash") != second.get("fixture_hash")
+        or first.get("sample_card") != second.get("sample_card")
+        or first.get("test_id") != second.get("test_id")
+    ):
+        return StampResult("reject_fixture_mismatch", 1,
+                           "the two stamps are for different tests, fixtures or sample cards")
+    classes = (first.get("server_class"), second.get("server_class"))
+    if any(c not in CLASSES for c in classes):
+        return StampResult("reject_bad_class", 2, "a server class is not one of the two")
+    if classes[0] == classes[1]:
+        return StampResult("reject_unstamped_pair", 3,
+                           f"both stamps are {classes[0]}; the other class did not run")
+    local, free = (first, second) if classes[0] == LOCAL else (second, first)
+    lo, fo = local.get("outcome"), free.get("outcome")
+    if lo in RETRY_OUTCOMES or fo in RETRY_OUTCOMES:
+        return StampResult("reject_run_retry_new_id", 4,
+                           f"a run ended in {lo if lo in RETRY_OUTCOMES else fo}: discard it and "
+                           "rerun with a new run id and the same card")
+    if lo == "assert_fail" and fo == "pass":
+        return StampResult("reject_cross_class_pass", 5,
+                           "a free-server green never closes a local-pinned red")
+    if lo == "pass" and fo == "assert_fail":
+        test_id = str(local.get("test_id"))
+        return _freeze_check(test_id, local.get("sample_card", {}).get("freeze_expires_at"),
+                             allowlist, now)
+    if lo == "pass" and fo == "pass":
+        return StampResult("accept_candidate", 7, "green in both server classes")
+    if lo == "assert_fail" and fo == "assert_fail":
+        return StampResult("reject_stable_fail", 8, "red in both server classes")
+    return StampResult("reject_unclassified", 9, "no row matched")
+
+
+def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
+    """How the two pair gates meet (SPEC §4): a stamp seen as a run record."""
+    outcome = stamp.get("outcome")
+    oracle: bool | None
+    if outcome == "pass":
+        oracle, transport = True, True
+    elif outcome == "assert_fail":
+        oracle, transport = False, True
+    else:
+        oracle, transport = None, False
+    record: dict[str, Any] = {
+        "run_id": stamp.get("run_id"),
+        "oracle_passed": oracle,
+        "transport_ok": transport,
+    }
+    for key in ("fixture_sha256", "fixture_path", "status_code", "timed_out", "retry_count"):
+        if key in stamp:
+            record[key] = stamp[key]
+    return record
