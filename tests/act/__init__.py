@@ -1,0 +1,1 @@
+"""Offline harness for running this repository's GitHub Actions workflows with `act`."""
