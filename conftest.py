@@ -1,0 +1,3 @@
+"""Root conftest: registers the GitHub API double fixture for every test module."""
+
+pytest_plugins = ["tests.github_double"]
