@@ -40,6 +40,12 @@ def clean_bool(value: object) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def _malformed(record: Mapping[str, Any], key: str) -> bool:
+    """Present, not null, and not a boolean."""
+    value = record.get(key)
+    return value is not None and not isinstance(value, bool)
+
+
 def transport_fault(record: Mapping[str, Any]) -> bool:
     """A transport fault recorded by the client: transport not ok, or a timeout."""
     return clean_bool(record.get("transport_ok")) is False or clean_bool(
@@ -60,6 +66,11 @@ def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestRe
         return DigestResult(FailureClass.PROPERTY_MISS, 3, "both oracles failed on the same bytes")
     if o1 is False or o2 is False:
         return DigestResult(FailureClass.UNCLASSIFIED, 4, "only one oracle failed")
+    if any(_malformed(r, k) for r in (left, right)
+           for k in ("oracle_passed", "transport_ok", "timed_out")):
+        # Treated as missing for rows 3-4, but a malformed value never opens the freeze door.
+        return DigestResult(FailureClass.UNCLASSIFIED, 6,
+                            "an oracle or transport value is malformed; no freeze")
     if transport_fault(left) or transport_fault(right):
         return DigestResult(FailureClass.HARNESS_FLAKE, 5, "a transport fault was recorded")
     return DigestResult(FailureClass.UNCLASSIFIED, 6, "no row matched")

@@ -22,6 +22,10 @@ from gate.errors import GateInputError
 #: Largest record file read, in bytes (override with GATE_MAX_RECORD_BYTES).
 DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024
 
+#: Opening a FIFO for reading blocks until a writer appears; with O_NONBLOCK the open returns
+#: at once and the regular-file check that follows refuses it. Regular files ignore the flag.
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
 
 def max_record_bytes() -> int:
     raw = os.environ.get("GATE_MAX_RECORD_BYTES", "")
@@ -40,16 +44,17 @@ def read_bytes_capped(path: Path, cap: int | None = None) -> bytes:
     """Read a regular file of at most ``cap`` bytes; anything else is bad input."""
     limit = max_record_bytes() if cap is None else cap
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK)
     except FileNotFoundError:
         raise GateInputError(str(path), "(file)", "no such file") from None
     except OSError as exc:
         raise GateInputError(str(path), "(file)", f"cannot open: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        import stat
+    import stat
 
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise GateInputError(str(path), "(file)", "not a regular file")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which raises on a folder
+        os.close(fd)
+        raise GateInputError(str(path), "(file)", "not a regular file")
+    with os.fdopen(fd, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise GateInputError(str(path), "(file)", f"larger than the {limit}-byte limit")
@@ -167,6 +172,15 @@ def _fsync_dir(directory: Path) -> None:
             os.close(dfd)
 
 
+@contextlib.contextmanager
+def _write_errors(path: Path) -> Iterator[None]:
+    """An OS error while writing an output file is bad input naming that file."""
+    try:
+        yield
+    except OSError as exc:
+        raise GateInputError(str(path), "(file)", f"cannot write: {exc.strerror}") from None
+
+
 def write_once(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically; an existing file is never overwritten.
 
@@ -174,6 +188,11 @@ def write_once(path: Path, data: bytes) -> None:
     linked into place with ``os.link``, which fails if the name exists. A crash at any point
     leaves either no file or the whole file (never a torn one under the final name).
     """
+    with _write_errors(path):
+        _write_once(path, data)
+
+
+def _write_once(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with _temp_beside(path) as (fd, tmp):
         with os.fdopen(fd, "wb") as handle:
@@ -191,6 +210,11 @@ def write_once(path: Path, data: bytes) -> None:
 
 def write_replace(path: Path, data: bytes) -> None:
     """Atomically replace ``path`` (for reports and summaries, which are derived data)."""
+    with _write_errors(path):
+        _write_replace(path, data)
+
+
+def _write_replace(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with _temp_beside(path) as (fd, tmp):
         with os.fdopen(fd, "wb") as handle:

@@ -64,7 +64,8 @@ class HaltPolicy:
     expected_marker: str = DEFAULT_MARKER
 
 
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+# fullmatch, not ``$``: ``$`` also matches before a trailing newline ("api\n.lab.invalid").
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 
 
 def is_valid_dns_host(host: object) -> bool:
@@ -75,7 +76,7 @@ def is_valid_dns_host(host: object) -> bool:
     if not isinstance(host, str) or not host or len(host) > 253 or not host.isascii():
         return False
     labels = host.lower().split(".")
-    return len(labels) >= 2 and all(_LABEL.match(label) for label in labels)
+    return len(labels) >= 2 and all(_LABEL.fullmatch(label) for label in labels)
 
 
 def is_closed_fixture_host(host: object) -> bool:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.errors import GateInputError
-from gate.files import canonical_json, write_once
+from gate.files import NONBLOCK, canonical_json, write_once
 
 FORMAT = b"gate-fixture-v1\n"
 _U64 = 8
@@ -65,6 +65,15 @@ def _walk(directory: str, root: str, out: list[FixtureFile]) -> None:
             raise GateInputError(entry.path, "(path)", "special file in fixture set refused")
 
 
+def _refuse_linked_parents(rel: str, root_abs: str, source: str) -> None:
+    """A folder between the root and a given path must not be a symbolic link either."""
+    current = root_abs
+    for part in rel.split(os.sep)[:-1]:
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            raise GateInputError(source, "(path)", "symbolic link in fixture set refused")
+
+
 def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
     """Every file under ``paths``, named relative to ``root``, ordered by name; no duplicates."""
     root_abs = os.path.abspath(root)
@@ -76,6 +85,7 @@ def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
         rel = os.path.relpath(absolute, root_abs)
         if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
             raise GateInputError(str(given), "(path)", f"outside the root {root}")
+        _refuse_linked_parents(rel, root_abs, str(given))
         try:
             mode = os.lstat(absolute).st_mode
         except FileNotFoundError:
@@ -98,9 +108,12 @@ def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
 def file_digest(path: str) -> tuple[int, bytes]:
     """(size, raw SHA-256) of one regular file, streamed; refuses links and special files."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK)
     except OSError as exc:
         raise GateInputError(path, "(file)", f"cannot open: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which raises on a folder
+        os.close(fd)
+        raise GateInputError(path, "(file)", "not a regular file")
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):

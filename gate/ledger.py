@@ -126,8 +126,12 @@ class Ledger:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Any]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise GateInputError(str(self.path), "(file)",
+                                 f"cannot open the ledger: {exc.strerror}") from None
         with os.fdopen(fd, "r+b", buffering=0) as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             try:
@@ -160,7 +164,7 @@ class Ledger:
                                      f"compare-and-swap failed: current generation is "
                                      f"{current}, not {expect_generation}")
             binding = halt.Binding(run_id, current + 1, scope, host, marker, target_class)
-            schemas.validate("binding", binding.to_record(), "(binding)")
+            schemas.validate("binding", binding.to_record(), f"{self.path} (binding)")
             self._append(handle, {"kind": "bind", "binding": binding.to_record()})
             return binding
 
@@ -204,8 +208,12 @@ class Ledger:
             "scope": binding.scope, "decision": result.decision.value, "row": result.row,
             "reason": result.reason, "at": int(time.time()),
         }) + b"\n"
-        self.halt_report.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.halt_report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            self.halt_report.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.halt_report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:  # the halt stands (it is in the ledger); the report is bad input
+            raise GateInputError(str(self.halt_report), "(file)",
+                                 f"cannot write the halt report: {exc.strerror}") from None
         try:
             os.write(fd, line)
             os.fsync(fd)
@@ -239,6 +247,8 @@ def audit(path: Path, policy: halt.HaltPolicy | None = None) -> AuditResult:
         data = path.read_bytes()
     except FileNotFoundError:
         raise GateInputError(str(path), "(file)", "no such file") from None
+    except OSError as exc:
+        raise GateInputError(str(path), "(file)", f"cannot read: {exc.strerror}") from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

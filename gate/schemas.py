@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ NAMES = (
     "ledger-entry",
     "policy",
     "report",
+    "manifest",
 )
 
 
@@ -45,8 +48,24 @@ def _strict_integer(_checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
+@functools.cache
+def _ecma_pattern(pattern: str) -> re.Pattern[str]:
+    # JSON Schema patterns are ECMA-262, where a final ``$`` matches only at the very end;
+    # Python's ``$`` also matches before a trailing newline ("a" * 64 + "\n" would pass).
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, _schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not _ecma_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 _TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer)
-StrictValidator = extend(Draft202012Validator, type_checker=_TYPE_CHECKER)  # type: ignore[no-untyped-call]
+StrictValidator = extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, validators={"pattern": _pattern}, type_checker=_TYPE_CHECKER
+)
 
 
 @functools.cache

@@ -91,8 +91,9 @@ def classify_pair(
                            "a free-server green never closes a local-pinned red")
     if lo == "pass" and fo == "assert_fail":
         test_id = str(local.get("test_id"))
-        return _freeze_check(test_id, local.get("sample_card", {}).get("freeze_expires_at"),
-                             allowlist, now)
+        card = local.get("sample_card")
+        expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
+        return _freeze_check(test_id, expiry, allowlist, now)
     if lo == "pass" and fo == "pass":
         return StampResult("accept_candidate", 7, "green in both server classes")
     if lo == "assert_fail" and fo == "assert_fail":
