@@ -88,6 +88,10 @@ def cmd_classify(args: argparse.Namespace) -> int:
     if args.stamps is not None:
         from gate import pairing
 
+        if args.pair:
+            raise GateInputError("gate classify", "(usage)",
+                                 "give LOCAL.json REMOTE.json or --stamps DIR, not both")
+
         return pairing.classify_folder(args, _now(args), _policy_path(args))
     if len(args.pair) != 2:
         raise GateInputError("gate classify", "(usage)",
@@ -223,14 +227,91 @@ def cmd_halt_audit(args: argparse.Namespace) -> int:
     return OPEN if result.passed else CLOSED
 
 
+# --- stamping -----------------------------------------------------------------------------------
+
+
+def _stamp_usage(flag: str, message: str) -> GateInputError:
+    return GateInputError("gate stamp", flag, message)
+
+
+def cmd_stamp(args: argparse.Namespace) -> int:
+    from gate import manifest, outcome, policy, stamping
+
+    command: list[str] | None = args.command_argv
+    if command is not None and not command:
+        raise _stamp_usage("--", "no command after --")
+    if (command is None) == (args.exit_code is None):
+        raise _stamp_usage("(usage)", "give either -- COMMAND [ARG...] or --exit-code N")
+    if command is not None:
+        for flag, value in (("--body-bytes", args.body_bytes),
+                            ("--assertion-failed", args.assertion_failed or None)):
+            if value is not None:
+                raise _stamp_usage(flag, "only with --exit-code (a recorded run); a command's "
+                                   "output is counted and its assertions read from --junit")
+    elif args.timeout is not None:
+        raise _stamp_usage("--timeout", "only with -- COMMAND")
+    if args.timeout is not None and not args.timeout > 0:
+        raise _stamp_usage("--timeout", "must be a positive number of seconds")
+    if args.body_bytes is not None and args.body_bytes < 0:
+        raise _stamp_usage("--body-bytes", "must be at least 0")
+    if args.assertion_failed and args.junit:
+        raise _stamp_usage("--assertion-failed", "not with --junit: the report says which "
+                           "assertion failed")
+    root = Path(args.root)
+    if args.manifest is not None:
+        for flag, value in (("--card", args.card), ("--test-id", args.test_id),
+                            ("--fixtures", args.fixtures), ("--sample", args.sample),
+                            ("--run-id", args.run_id), ("--junit-name", args.junit_name),
+                            ("--junit-classname", args.junit_classname)):
+            if value:
+                raise _stamp_usage(flag, "comes from the manifest with --manifest")
+        if not args.junit:
+            raise _stamp_usage("--junit", "required with --manifest (one run, many properties)")
+        props = manifest.load(Path(args.manifest), root)
+        run_ids = stamping.manifest_run_ids(len(props), args.run_id_prefix)
+    else:
+        for flag, value in (("--card", args.card), ("--test-id", args.test_id),
+                            ("--fixtures", args.fixtures)):
+            if not value:
+                raise _stamp_usage(flag, "required (or --manifest FILE)")
+        if args.run_id_prefix is not None:
+            raise _stamp_usage("--run-id-prefix", "only with --manifest; use --run-id")
+        props = [manifest.Property(
+            test_id=args.test_id, card=Path(args.card),
+            fixtures=tuple(Path(p) for p in args.fixtures),
+            sample=Path(args.sample) if args.sample else None,
+            junit_classname=args.junit_classname,
+            junit_name=args.junit_name or args.test_id, location=None)]
+        run_ids = [args.run_id or stamping.new_run_id()]
+    pol = policy.load(_policy_path(args))
+    recorded = None
+    if args.exit_code is not None:
+        recorded = outcome.ProcessResult(args.exit_code, None, False, args.body_bytes, None)
+    request = stamping.Request(
+        properties=props, server_class=args.server_class, out=Path(args.out), root=root,
+        run_ids=run_ids, timeout_codes=pol.timeout_exit_codes,
+        junit_path=Path(args.junit) if args.junit else None,
+        store=Path(args.store) if args.store else None, command=command,
+        timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed)
+    written = stamping.stamp_run(request)
+    if args.json:
+        _print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])
+    else:
+        for path, stamp in written:
+            print(f"stamped {path} test_id={stamp['test_id']} outcome={stamp['outcome']}")
+    return OPEN
+
+
 # --- policy and demo --------------------------------------------------------------------------
 
 
 def cmd_policy_check(args: argparse.Namespace) -> int:
     from gate import policy
 
+    if args.max_days is not None and not 1 <= args.max_days <= 3650:
+        raise GateInputError("gate policy check", "--max-days", "must be between 1 and 3650")
     pol = policy.load(Path(args.file))
-    findings = policy.check(pol, _now(args))
+    findings = policy.check(pol, _now(args), args.max_days)
     for finding in findings:
         print(f"{args.file}: {finding}")
     print(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
@@ -330,19 +411,67 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", metavar="FILE")
     p.add_argument("--json", action="store_true")
 
+    p = _add(sub, "stamp", cmd_stamp,
+             "run (or record) one test run and write one stamp per property, write-once")
+    p.add_argument("--server-class", required=True, choices=("local-pinned", "free-server"))
+    p.add_argument("--out", required=True, metavar="DIR", help="stamps go to DIR/<run_id>.json")
+    p.add_argument("--manifest", nargs="?", const=".github/gate.yml", metavar="FILE",
+                   help="stamp every property of a manifest (default file: .github/gate.yml)")
+    p.add_argument("--card", metavar="CARD.json")
+    p.add_argument("--test-id", metavar="ID")
+    p.add_argument("--fixtures", action="append", metavar="PATH",
+                   help="fixture file or folder (repeatable)")
+    p.add_argument("--root", default=".",
+                   help="fixture names and manifest paths are relative to this (default: .)")
+    p.add_argument("--sample", metavar="FILE", help="sampler output to pin")
+    p.add_argument("--store", metavar="DIR", help="copy pinned sampler output to DIR/<digest>")
+    p.add_argument("--run-id", metavar="ID", help="default: a fresh random id")
+    p.add_argument("--run-id-prefix", metavar="P",
+                   help="with --manifest: run ids P.1, P.2, ... (default: random)")
+    p.add_argument("--junit", metavar="FILE", help="JUnit XML report of the run")
+    p.add_argument("--junit-name", metavar="NAME", help="testcase name (default: the test id)")
+    p.add_argument("--junit-classname", metavar="CLASS", help="testcase classname")
+    p.add_argument("--policy", metavar="FILE", help=f"timeout exit codes; default: "
+                   f"{DEFAULT_POLICY} if present")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="wall-clock limit for -- COMMAND; kills the process group")
+    p.add_argument("--exit-code", type=int, metavar="N", help="record a run a previous step saw")
+    p.add_argument("--body-bytes", type=int, metavar="N",
+                   help="with --exit-code: bytes the run printed (0 = empty body)")
+    p.add_argument("--assertion-failed", action="store_true",
+                   help="with --exit-code: the run saw an assertion failure")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(command_argv=None)
+    p.epilog = ("End with -- COMMAND [ARG...] to run the test command (its output is streamed "
+                "through and counted), or give --exit-code N to record a run a previous step "
+                "saw. Exit 0 when the stamps were written (the gate decides later), 2 on bad "
+                "input.")
+
     pol = _add(sub, "policy", lambda a: BAD, "the reviewed policy file")
     psub = pol.add_subparsers(dest="policy_command", required=True, parser_class=_Parser)
-    p = _add(psub, "check", cmd_policy_check, "fail on expired, too long or future entries")
-    p.add_argument("file", metavar="FILE")
+    p = _add(psub, "check", cmd_policy_check,
+             "fail on expired, too long or future entries (exit 1); malformed: exit 2")
+    p.add_argument("file", metavar="FILE", nargs="?", default=str(DEFAULT_POLICY))
     p.add_argument("--now", type=int, metavar="UNIX")
+    p.add_argument("--max-days", type=int, metavar="N",
+                   help="longest freeze window in days (default: the file's max_freeze_days, "
+                   "else 30)")
 
     _add(sub, "demo", cmd_demo, "run every gate on the examples shipped in the package")
+
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command: list[str] | None = None
+    if argv[:1] == ["stamp"] and "--" in argv:
+        split = argv.index("--")
+        argv, command = argv[:split], argv[split + 1:]
     try:
         args = build_parser().parse_args(argv)
+        if command is not None:
+            args.command_argv = command
         code: int = args.func(args)
         return code
     except GateInputError as exc:

@@ -9,7 +9,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from gate import digest, halt, hashing, ledger, policy, receipts, records, report, stamps
+from gate import (
+    digest,
+    halt,
+    hashing,
+    ledger,
+    manifest,
+    outcome,
+    pairing,
+    policy,
+    receipts,
+    records,
+    report,
+    stamping,
+    stamps,
+)
 
 #: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
 DEMO_NOW = 1_790_000_000
@@ -48,9 +62,9 @@ def run(say: Callable[[str], None]) -> bool:
     tally = _Tally(say)
     card = records.load_card(base / "card.json")
     pol = policy.load(base / "policy.yml")
-    fixture_hash = hashing.fixture_hash([base / "fixtures"], base, card)
+    fixture_hash = hashing.fixture_hash([base / "fixtures" / "parser_round_trip"], base, card)
     say("agent-patch gate demo (clock fixed at 2026-09-21, Unix 1790000000)")
-    say(f"fixture_hash of examples/fixtures + card.json: {fixture_hash}")
+    say(f"fixture_hash of examples/fixtures/parser_round_trip + card.json: {fixture_hash}")
     with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp_name:
         tmp = Path(tmp_name)
         pin = hashing.pin(base / "sample_output.json", tmp / "pins")
@@ -133,5 +147,72 @@ def run(say: Callable[[str], None]) -> bool:
         tally.expect("audit of that ledger",
                      f"failed={audited.failed} denominator={audited.denominator}",
                      "failed=0 denominator=5")
+
+        _stamp_flow(base, tmp, pol, tally, say)
     say(f"\ndemo: {tally.good} of {tally.total} decisions as expected")
     return tally.good == tally.total
+
+
+def _stamp_manifest(base: Path, out: Path, pol: policy.Policy, props: list[manifest.Property],
+                    server_class: str, junit_name: str, exit_code: int, prefix: str,
+                    written_at: int) -> list[tuple[Path, dict[str, Any]]]:
+    """``gate stamp --manifest ... --junit ... --exit-code N`` (a run a previous step saw)."""
+    request = stamping.Request(
+        properties=props, server_class=server_class, out=out, root=base,
+        run_ids=stamping.manifest_run_ids(len(props), prefix),
+        timeout_codes=pol.timeout_exit_codes, junit_path=base / "junit" / junit_name,
+        recorded=outcome.ProcessResult(exit_code))
+    return stamping.stamp_run(request, written_at=written_at)
+
+
+def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
+              say: Callable[[str], None]) -> dict[str, Any]:
+    """``gate classify --stamps DIR --report FILE``, then read the report back."""
+    decisions = pairing.decide_all(pairing.collect(stamps_dir), pol.allowlist, DEMO_NOW)
+    built = pairing.build_report(decisions, DEMO_NOW)
+    records.write_report(report_path, built)
+    pairing.print_text(decisions, built, lambda line: say(f"    {line}"))
+    return records.load_report(report_path)
+
+
+def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
+                say: Callable[[str], None]) -> None:
+    """Stamp two server classes from JUnit reports, classify the folder, read the report."""
+    say("\nstamping real runs (examples/manifest.yml, JUnit reports in examples/junit/):")
+    props = manifest.load(base / "manifest.yml", base)
+    stamps_dir = tmp / "stamps"  # as downloaded artifacts arrive: one subfolder per job
+    runs = [(stamps.LOCAL, "local-pinned.xml", 0, "demo-local"),
+            (stamps.FREE, "free-server.xml", 1, "demo-free")]
+    for server_class, junit_name, exit_code, prefix in runs:
+        say(f"  gate stamp --manifest examples/manifest.yml --server-class {server_class} "
+            f"--junit junit/{junit_name} --exit-code {exit_code} --run-id-prefix {prefix}")
+        for path, stamp in _stamp_manifest(base, stamps_dir / server_class, pol, props,
+                                           server_class, junit_name, exit_code, prefix,
+                                           DEMO_NOW - 600):
+            note = f" ({stamp['note']})" if "note" in stamp else ""
+            say(f"    {path.relative_to(tmp)}: {stamp['test_id']} {stamp['outcome']}{note}")
+    say("  gate classify --stamps stamps --report report.json")
+    first = _classify(stamps_dir, tmp / "report.json", pol, say)
+    expected = {"lexer_unicode": "reject_run_retry_new_id",
+                "parser_round_trip": "freeze_inside_server_class",
+                "tokenizer_total": "accept_candidate"}
+    say("  reading report.json:")
+    for pair in first["pairs"]:
+        tally.expect(f"{pair['test_id']} ({pair['status']})", pair["action"],
+                     expected[pair["test_id"]])
+    tally.expect("report decision (a skipped run is no green)", first["decision"], "closed")
+
+    say("\n  rerun the skipped property on the free server, with a new run id:")
+    rerun = [p for p in props if p.test_id == "lexer_unicode"]
+    for path, stamp in _stamp_manifest(base, stamps_dir / "free-server-rerun", pol, rerun,
+                                       stamps.FREE, "free-server-rerun.xml", 0,
+                                       "demo-free-rerun", DEMO_NOW - 60):
+        say(f"    {path.relative_to(tmp)}: {stamp['test_id']} {stamp['outcome']}")
+    say("  gate classify --stamps stamps --report report.json")
+    second = _classify(stamps_dir, tmp / "report.json", pol, say)
+    actions = {pair["test_id"]: pair["action"] for pair in second["pairs"]}
+    tally.expect("lexer_unicode after the rerun", actions["lexer_unicode"], "accept_candidate")
+    labels = [f"{pair['test_id']} {pair['failure_class']}" for pair in second.get("reruns", [])]
+    tally.expect("rerun pair label (digest gate)", ", ".join(labels),
+                 "lexer_unicode harness_flake")
+    tally.expect("report decision", second["decision"], "open")

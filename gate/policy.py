@@ -1,7 +1,18 @@
 """The reviewed policy file: freeze allowlist, halt-gate scopes and marker, timeout codes.
 
-Loading is strict (schema, no duplicates); a malformed file is bad input (exit 2) and never
-widens anything. ``check`` finds quarantine rot in a well-formed file.
+Loading is strict: the schema (so a missing or blank ``owner`` or ``reason`` is malformed) and
+no duplicate entry for one (``test_id``, ``server_class``) — which of two expiries would count
+is a guess, so a duplicate is malformed too. A malformed file is bad input (exit 2) wherever it
+is read (``classify``, ``stamp``, ``policy check``): it never widens anything and no freeze is
+granted from it.
+
+``check`` finds quarantine rot in a well-formed file (``gate policy check`` exits 1):
+
+* an entry past its expiry (``now >= expires``);
+* a window longer than the maximum (``max_freeze_days`` in the file, ``--max-days`` on the
+  command line, default 30 days), measured from ``added`` or, without ``added``, from now;
+* an ``added`` in the future;
+* an entry that expires before it was added.
 """
 
 from __future__ import annotations
@@ -64,10 +75,14 @@ def load(path: Path | None) -> Policy:
     return from_record(read_yaml(path), str(path))
 
 
-def check(policy: Policy, now: int) -> list[str]:
-    """Findings that make ``gate policy check`` fail; empty when the file is healthy."""
+def check(policy: Policy, now: int, max_days: int | None = None) -> list[str]:
+    """Findings that make ``gate policy check`` fail; empty when the file is healthy.
+
+    ``max_days`` (the ``--max-days`` flag) overrides the file's ``max_freeze_days``.
+    """
     findings: list[str] = []
-    limit = policy.max_freeze_days * DAY
+    days = policy.max_freeze_days if max_days is None else max_days
+    limit = days * DAY
     for index, (entry, added) in enumerate(zip(policy.allowlist, policy.added, strict=True)):
         where = f"allowlist.{index} ({entry.test_id!r} in {entry.server_class})"
         if now >= entry.expires:
@@ -77,7 +92,7 @@ def check(policy: Policy, now: int) -> list[str]:
         start = added if added is not None else now
         if entry.expires - start > limit:
             findings.append(f"{where}: window of {(entry.expires - start) / DAY:.1f} days is "
-                            f"longer than the {policy.max_freeze_days}-day maximum")
+                            f"longer than the {days}-day maximum")
         if added is not None and entry.expires <= added:
             findings.append(f"{where}: expires before it was added")
     return findings

@@ -1,0 +1,118 @@
+"""Reading a JUnit XML report (untrusted) with junitparser, into a small index.
+
+junitparser 5 parses with lxml when it is installed and with ``xml.etree`` otherwise. Neither
+should ever see a document type declaration: before the bytes are handed over, the size is
+capped and the document is scanned once with expat (the same parser xml.etree uses, so the
+encoding is read the same way), refusing any ``<!DOCTYPE`` and therefore every entity
+declaration (billion laughs, external entities) and every external DTD. Nothing here parses
+XML by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.parsers.expat
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate import outcome
+from gate.errors import GateInputError
+from gate.files import read_bytes_capped
+
+#: Largest JUnit report read, in bytes (override with GATE_MAX_JUNIT_BYTES).
+DEFAULT_MAX_JUNIT_BYTES = 64 * 1024 * 1024
+
+
+def max_junit_bytes() -> int:
+    raw = os.environ.get("GATE_MAX_JUNIT_BYTES", "")
+    if not raw:
+        return DEFAULT_MAX_JUNIT_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        raise GateInputError("GATE_MAX_JUNIT_BYTES", "(env)", f"not an integer: {raw!r}") from None
+    if value < 1:
+        raise GateInputError("GATE_MAX_JUNIT_BYTES", "(env)", "must be at least 1")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Every testcase's status, keyed by (classname, name) and by name alone."""
+
+    by_key: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    by_name: dict[str, list[str]] = field(default_factory=dict)
+    has_red: bool = False
+    cases: int = 0
+
+    def lookup(self, classname: str | None, name: str) -> list[str]:
+        """The statuses of every testcase the selector matches (normally exactly one)."""
+        if classname is None:
+            return list(self.by_name.get(name, ()))
+        return list(self.by_key.get((classname, name), ()))
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse_doctype(*_args: object) -> Any:
+    raise _Refused("a DOCTYPE (DTD or entity declaration) is refused")
+
+
+def refuse_doctype(data: bytes, source: str) -> None:
+    """Scan the document once with expat; any DOCTYPE or entity declaration is bad input."""
+    scanner = xml.parsers.expat.ParserCreate()
+    scanner.StartDoctypeDeclHandler = _refuse_doctype
+    scanner.EntityDeclHandler = _refuse_doctype
+    scanner.ExternalEntityRefHandler = _refuse_doctype
+    try:
+        scanner.Parse(data, True)
+    except _Refused as exc:
+        raise GateInputError(source, "(xml)", str(exc)) from None
+    except xml.parsers.expat.ExpatError as exc:
+        raise GateInputError(source, f"line {exc.lineno}", f"not well-formed XML: "
+                             f"{xml.parsers.expat.errors.messages[exc.code]}") from None
+
+
+def parse(data: bytes, source: str) -> Report:
+    """Index a JUnit report given as bytes (already size-capped)."""
+    from junitparser import Error, Failure, JUnitXml, JUnitXmlError, Skipped
+
+    refuse_doctype(data, source)
+    try:
+        document = JUnitXml.fromstring(data)
+    except JUnitXmlError as exc:
+        raise GateInputError(source, "(xml)", f"not a JUnit report: {exc}") from None
+    except Exception as exc:  # the parser's own error types differ between lxml and etree
+        raise GateInputError(source, "(xml)", f"not a JUnit report: {exc}") from None
+    by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
+    by_name: dict[str, list[str]] = defaultdict(list)
+    has_red = False
+    count = 0
+    for suite in document:
+        for case in suite:
+            kinds: set[str] = set()
+            for result in case.result:
+                if isinstance(result, Failure):
+                    kinds.add(outcome.FAILURE)
+                elif isinstance(result, Error):
+                    kinds.add(outcome.ERROR)
+                elif isinstance(result, Skipped):
+                    kinds.add(outcome.SKIPPED)
+            status = outcome.case_status(kinds)
+            has_red = has_red or status in (outcome.FAILURE, outcome.ERROR)
+            name = case.name or ""
+            by_key[(case.classname or "", name)].append(status)
+            by_name[name].append(status)
+            count += 1
+    return Report(dict(by_key), dict(by_name), has_red, count)
+
+
+def load(path: Path) -> Report | None:
+    """The report at ``path``; ``None`` when no report was written (no such file)."""
+    if not os.path.lexists(path):
+        return None
+    return parse(read_bytes_capped(path, max_junit_bytes()), str(path))

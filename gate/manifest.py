@@ -1,0 +1,79 @@
+"""The stamp manifest (YAML, default ``.github/gate.yml``): which properties one run stamps.
+
+Schema-validated (``schemas/manifest.schema.json``). Every path in it is relative to the
+stamping root (``gate stamp --root``, default the current directory — in CI, the repository
+root), never to the manifest's own folder; absolute paths and ``..`` are refused so that a
+manifest names the same files in every checkout. Duplicate test ids are bad input.
+
+Example::
+
+    version: 1
+    properties:
+      - test_id: parser_round_trip
+        card: cards/parser_round_trip.json
+        fixtures: [fixtures/parser_round_trip]
+        sample: samples/parser_round_trip.json      # optional sampler output to pin
+        junit: {classname: tests.test_parser, name: test_round_trip}
+        location: {path: tests/test_parser.py, line: 12}   # optional, for annotations
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from gate import schemas
+from gate.errors import GateInputError
+from gate.files import read_yaml
+
+DEFAULT_MANIFEST = Path(".github/gate.yml")
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    test_id: str
+    card: Path
+    fixtures: tuple[Path, ...]
+    sample: Path | None
+    junit_classname: str | None
+    junit_name: str
+    location: dict[str, Any] | None
+
+
+def _relative(root: Path, value: str, source: str, where: str) -> Path:
+    pure = PurePosixPath(value)
+    if pure.is_absolute() or "\\" in value or ".." in pure.parts or value.startswith("~"):
+        raise GateInputError(source, where,
+                             f"{value!r}: paths are relative to the root, without '..'")
+    return root / Path(*pure.parts)
+
+
+def from_record(record: Any, source: str, root: Path) -> list[Property]:
+    schemas.validate("manifest", record, source)
+    found: list[Property] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(record["properties"]):
+        where = f"properties.{index}"
+        test_id = raw["test_id"]
+        if test_id in seen:
+            raise GateInputError(source, f"{where}.test_id",
+                                 f"duplicate test id {test_id!r} (first at "
+                                 f"properties.{seen[test_id]})")
+        seen[test_id] = index
+        sample = raw.get("sample")
+        found.append(Property(
+            test_id=test_id,
+            card=_relative(root, raw["card"], source, f"{where}.card"),
+            fixtures=tuple(_relative(root, p, source, f"{where}.fixtures.{n}")
+                           for n, p in enumerate(raw["fixtures"])),
+            sample=_relative(root, sample, source, f"{where}.sample") if sample else None,
+            junit_classname=raw["junit"].get("classname"),
+            junit_name=raw["junit"]["name"],
+            location=dict(raw["location"]) if "location" in raw else None,
+        ))
+    return found
+
+
+def load(path: Path, root: Path) -> list[Property]:
+    return from_record(read_yaml(path), str(path), root)

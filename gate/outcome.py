@@ -1,0 +1,152 @@
+"""Outcome of one attempt (SPEC §3), from what the process did and what JUnit says. Pure.
+
+What a process did is a :class:`ProcessResult` (exit status or signal, our own wall-clock
+limit, how many bytes it printed). Without a JUnit report, :func:`from_process` decides, rows
+in order (SPEC §3, preceded by the two ways a process can fail to finish):
+
+==  ===========================================================  ===============
+#   condition                                                     outcome
+==  ===========================================================  ===============
+1   our ``--timeout`` fired (we killed the process group)         resource_exit
+2   killed by a signal                                            resource_exit
+3   exit 0 and an empty body (printed nothing on stdout+stderr)   empty_body
+4   exit status in the policy's ``timeouts.exit_codes``           resource_exit
+5   an assertion failure was recorded (``--assertion-failed``)    assert_fail
+6   exit 0                                                        pass
+7   anything else (including exit 1 with no assertion evidence)   resource_exit
+==  ===========================================================  ===============
+
+With a JUnit report, :func:`from_junit` decides for one property; rows 1-4 are the same (they
+are about the whole run: a killed or timed-out run's report, if any, is stale or partial), then:
+
+==  ===========================================================  ===============
+#   condition                                                     outcome
+==  ===========================================================  ===============
+5   no JUnit report was written                                   resource_exit
+6   the report does not mention the property's testcase           resource_exit
+7   the selector matches more than one testcase (ambiguous)       resource_exit
+8   the testcase has a ``<failure>`` (an assertion failed)        assert_fail
+9   the testcase has an ``<error>`` (not an assertion)            resource_exit
+10  the testcase is skipped (this includes xfail)                 resource_exit
+11  the testcase passed and the run exited 0                      pass
+12  the testcase passed, the run exited 1, and the report holds   pass
+    a ``<failure>`` or ``<error>`` for some testcase (pytest's
+    "tests failed" status, explained by the other testcases)
+13  anything else (passed, but the exit status does not agree:    resource_exit
+    exit 1 with no red testcase, or 2 interrupted, 3 internal
+    error, 4 usage error, 5 no tests, ...)
+==  ===========================================================  ===============
+
+"Empty body": a command that printed nothing on stdout and stderr; a recorded run with
+``--body-bytes 0``; unknown (``None``) is not empty. A killed process, a timeout or an empty
+body is never an assertion result, and only rows 6/11/12 give green.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+PASS, ASSERT_FAIL, RESOURCE_EXIT, EMPTY_BODY = "pass", "assert_fail", "resource_exit", "empty_body"
+
+#: JUnit testcase statuses (see gate.junit).
+PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessResult:
+    """What one run of the test process did.
+
+    ``exit_code`` is ``None`` when the process was killed by a signal (then ``signal`` is set);
+    ``body_bytes`` is ``None`` when unknown (a recorded run without ``--body-bytes``).
+    """
+
+    exit_code: int | None
+    signal: int | None = None
+    timed_out: bool = False
+    body_bytes: int | None = None
+    wall_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    outcome: str
+    row: int
+    note: str
+
+
+def _run_level(proc: ProcessResult, timeout_codes: Collection[int]) -> Outcome | None:
+    """Rows 1-4: decided by the run as a whole, before any evidence about assertions."""
+    if proc.timed_out:
+        return Outcome(RESOURCE_EXIT, 1, "wall-clock limit reached; the process group was killed")
+    if proc.signal is not None or proc.exit_code is None:
+        return Outcome(RESOURCE_EXIT, 2, f"killed by signal {proc.signal}")
+    if proc.exit_code == 0 and proc.body_bytes == 0:
+        return Outcome(EMPTY_BODY, 3, "exit 0 but the process printed nothing")
+    if proc.exit_code in timeout_codes:
+        return Outcome(RESOURCE_EXIT, 4, f"exit status {proc.exit_code} is a timeout code")
+    return None
+
+
+def from_process(
+    proc: ProcessResult, timeout_codes: Collection[int], assertion_failed: bool = False
+) -> Outcome:
+    """Rows 1-7 of the first table (no JUnit report)."""
+    early = _run_level(proc, timeout_codes)
+    if early is not None:
+        return early
+    if assertion_failed:
+        return Outcome(ASSERT_FAIL, 5, "an assertion failure was recorded")
+    if proc.exit_code == 0:
+        return Outcome(PASS, 6, "")
+    return Outcome(RESOURCE_EXIT, 7,
+                   f"exit status {proc.exit_code} without assertion evidence is not a result")
+
+
+def case_status(results: Collection[str]) -> str:
+    """One testcase's status from the result elements it holds (``failure`` wins)."""
+    if FAILURE in results:
+        return FAILURE
+    if ERROR in results:
+        return ERROR
+    if SKIPPED in results:
+        return SKIPPED
+    return PASSED
+
+
+def from_junit(
+    proc: ProcessResult,
+    timeout_codes: Collection[int],
+    *,
+    report_found: bool,
+    matches: Sequence[str],
+    report_has_red: bool,
+) -> Outcome:
+    """Rows 1-13 of the second table, for one property.
+
+    ``matches`` holds the status of every testcase the property's selector matched;
+    ``report_has_red`` says whether any testcase in the report has a failure or an error.
+    """
+    early = _run_level(proc, timeout_codes)
+    if early is not None:
+        return early
+    if not report_found:
+        return Outcome(RESOURCE_EXIT, 5, "no JUnit report was written")
+    if not matches:
+        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
+    if len(matches) > 1:
+        return Outcome(RESOURCE_EXIT, 7,
+                       f"ambiguous: matches {len(matches)} testcases in the JUnit report")
+    status = matches[0]
+    if status == FAILURE:
+        return Outcome(ASSERT_FAIL, 8, "JUnit <failure>")
+    if status == ERROR:
+        return Outcome(RESOURCE_EXIT, 9, "JUnit <error> is not an assertion")
+    if status == SKIPPED:
+        return Outcome(RESOURCE_EXIT, 10, "skipped")
+    if status == PASSED and proc.exit_code == 0:
+        return Outcome(PASS, 11, "")
+    if status == PASSED and proc.exit_code == 1 and report_has_red:
+        return Outcome(PASS, 12, "")
+    return Outcome(RESOURCE_EXIT, 13,
+                   f"passed in JUnit, but exit status {proc.exit_code} does not agree")

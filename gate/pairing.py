@@ -1,0 +1,284 @@
+"""``gate classify --stamps DIR``: pair every stamp in a folder by test id, and decide each test.
+
+Reading (I/O, :func:`collect`): DIR is walked recursively (downloaded artifacts arrive in
+subfolders); any symbolic link is refused; every regular ``*.json`` file must be a valid stamp
+(schema and card agreement) or the command exits 2 naming the file; other files are ignored.
+A run id seen twice with identical content counts once (the same artifact downloaded twice);
+with different content it is exit 2 (a stamp is never overwritten). Each file is read once.
+
+Deciding (pure, :func:`decide_test`), per test id, rows in order:
+
+==  ================================================================  ========================
+#   condition                                                          action (gate)
+==  ================================================================  ========================
+1   a server class has no stamp for the test (that class did not run)  reject_missing_stamp
+                                                                       (pairing)
+2   after discarding the runs that ended in ``resource_exit`` or        reject_duplicate_stamps
+    ``empty_body`` (SPEC §3 row 4: discard, rerun with a new id), a     (pairing)
+    class still holds more than one conclusive (``pass`` or
+    ``assert_fail``) stamp: never pick one
+3   otherwise each class contributes one stamp — its only conclusive   the stamp gate's action,
+    one, or, when every run in it was discarded, its latest run (so     SPEC §3 rows 1-9 (stamp)
+    the stamp gate rejects it with ``reject_run_retry_new_id``)
+==  ================================================================  ========================
+
+Reruns: within one class, the runs are ordered by (``written_at``, ``run_id``) and every run is
+paired with the one before it; each such same-class pair goes through the digest gate alone
+(SPEC §4) and is reported for its ``failure_class`` label. Reruns never decide a test's door.
+
+The report (``schemas/report.schema.json``): ``pairs`` holds exactly one entry per test — the
+one that decides its door (gate ``stamp`` or ``pairing``), in test id order — so ``counts``
+counts tests and ``decision`` is ``open`` only if every test's door is open. ``reruns`` holds
+the same-class pairs (gate ``digest``, status always ``rejected``: a rerun never opens a door
+by itself), in test id order. Every entry carries the four SPEC §4 fields.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import stat
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate import digest, records, report, stamps
+from gate.errors import GateInputError
+
+CONCLUSIVE = ("pass", "assert_fail")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    stamp: dict[str, Any]
+    source: str  # the file, relative to the stamps folder
+
+
+@dataclass(frozen=True, slots=True)
+class TestDecision:
+    test_id: str
+    entry: dict[str, Any]
+    reruns: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def door_open(self) -> bool:
+        return self.entry["status"] in ("accepted", "frozen")
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def _files(directory: Path) -> list[str]:
+    """Every regular ``*.json`` file under ``directory``, sorted; links are refused."""
+    try:
+        info = os.lstat(directory)
+    except FileNotFoundError:
+        raise GateInputError(str(directory), "--stamps", "no such folder") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise GateInputError(str(directory), "--stamps", "symbolic link refused")
+    if not stat.S_ISDIR(info.st_mode):
+        raise GateInputError(str(directory), "--stamps", "not a folder")
+    found: list[str] = []
+    pending = [str(directory)]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError as exc:
+            raise GateInputError(current, "(folder)", f"cannot list: {exc.strerror}") from None
+        for entry in entries:
+            if entry.is_symlink():
+                raise GateInputError(entry.path, "(file)", "symbolic link refused")
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            elif entry.name.endswith(".json"):
+                if not entry.is_file(follow_symlinks=False):
+                    raise GateInputError(entry.path, "(file)", "not a regular file")
+                found.append(entry.path)
+    found.sort()
+    return found
+
+
+def collect(directory: Path) -> list[Loaded]:
+    """Every stamp under ``directory``, each file read once; duplicates by run id merged."""
+    by_run: dict[str, Loaded] = {}
+    for path in _files(directory):
+        stamp = records.load_stamp(Path(path))
+        source = os.path.relpath(path, directory).replace(os.sep, "/")
+        seen = by_run.get(stamp["run_id"])
+        if seen is None:
+            by_run[stamp["run_id"]] = Loaded(stamp, source)
+        elif seen.stamp != stamp:
+            raise GateInputError(path, "run_id",
+                                 f"run id {stamp['run_id']!r} is also in {seen.source} with "
+                                 "different content; a stamp is never overwritten")
+    return list(by_run.values())
+
+
+# --- deciding (pure) ------------------------------------------------------------------------------
+
+
+def _order(item: Loaded) -> tuple[int, str]:
+    written = item.stamp.get("written_at")
+    return (written if isinstance(written, int) else -1, str(item.stamp["run_id"]))
+
+
+def _run(item: Loaded) -> dict[str, Any]:
+    return {"run_id": item.stamp["run_id"], "server_class": item.stamp["server_class"],
+            "outcome": item.stamp["outcome"], "source": item.source}
+
+
+def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
+    for item in items:
+        loc = item.stamp.get("location")
+        if isinstance(loc, dict):
+            return dict(loc)
+    return None
+
+
+def _pairing_entry(test_id: str, action: str, row: int, reason: str,
+                   items: Sequence[Loaded]) -> dict[str, Any]:
+    sha: str | None = None
+    path: str | None = None
+    for item in items:
+        sha = digest.clean_digest(item.stamp.get("fixture_sha256"))
+        if sha is not None:
+            raw = item.stamp.get("fixture_path")
+            path = raw if isinstance(raw, str) and raw else None
+            break
+    entry: dict[str, Any] = {
+        "test_id": test_id, "gate": "pairing", "action": action, "row": row,
+        "status": "rejected", "reason": reason, "fixture_sha256": sha,
+        "failure_class": digest.FailureClass.UNCLASSIFIED.value, "freeze_allowed": False,
+        "fixture_path": path, "runs": [_run(i) for i in items],
+    }
+    loc = _location(items)
+    if loc:
+        entry["location"] = loc
+    return entry
+
+
+def _reruns(test_id: str, runs: Sequence[Loaded]) -> list[dict[str, Any]]:
+    pairs: list[dict[str, Any]] = []
+    for before, after in itertools.pairwise(runs):
+        result = digest.classify_runs(stamps.as_run_record(before.stamp),
+                                      stamps.as_run_record(after.stamp))
+        pairs.append(report.same_class_pair(test_id, before.stamp, after.stamp, result,
+                                            [_run(before), _run(after)],
+                                            _location([before, after])))
+    return pairs
+
+
+def decide_test(
+    test_id: str,
+    items: Sequence[Loaded],
+    allowlist: Sequence[stamps.AllowEntry],
+    now: int,
+) -> TestDecision:
+    """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``)."""
+    by_class: dict[str, list[Loaded]] = {c: [] for c in stamps.CLASSES}
+    for item in items:
+        by_class[item.stamp["server_class"]].append(item)
+    for runs in by_class.values():
+        runs.sort(key=_order)
+    ordered = by_class[stamps.LOCAL] + by_class[stamps.FREE]
+    reruns = _reruns(test_id, by_class[stamps.LOCAL]) + _reruns(test_id, by_class[stamps.FREE])
+    missing = [c for c in stamps.CLASSES if not by_class[c]]
+    if missing:
+        entry = _pairing_entry(test_id, "reject_missing_stamp", 1,
+                               f"no {missing[0]} stamp: that class did not run", ordered)
+        return TestDecision(test_id, entry, reruns)
+    chosen: list[Loaded] = []
+    discarded = 0
+    for server_class in stamps.CLASSES:
+        runs = by_class[server_class]
+        conclusive = [r for r in runs if r.stamp["outcome"] in CONCLUSIVE]
+        if len(conclusive) > 1:
+            entry = _pairing_entry(
+                test_id, "reject_duplicate_stamps", 2,
+                f"{len(conclusive)} conclusive {server_class} stamps "
+                f"({', '.join(r.stamp['run_id'] for r in conclusive)}); never pick one",
+                ordered)
+            return TestDecision(test_id, entry, reruns)
+        chosen.append(conclusive[0] if conclusive else runs[-1])
+        discarded += len(runs) - 1
+    local, free = chosen
+    result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
+    entry = report.cross_class_pair(local.stamp, free.stamp, result,
+                                    (local.source, free.source))
+    if discarded:
+        entry["reason"] += (f" ({discarded} other same-class run{'s' if discarded > 1 else ''}"
+                            " ended in resource_exit/empty_body and were discarded)")
+    return TestDecision(test_id, entry, reruns)
+
+
+def decide_all(
+    loaded: Sequence[Loaded], allowlist: Sequence[stamps.AllowEntry], now: int
+) -> list[TestDecision]:
+    groups: dict[str, list[Loaded]] = defaultdict(list)
+    for item in loaded:
+        groups[item.stamp["test_id"]].append(item)
+    return [decide_test(t, groups[t], allowlist, now) for t in sorted(groups)]
+
+
+def build_report(decisions: Sequence[TestDecision], now: int, **extra: Any) -> dict[str, Any]:
+    """The report: one deciding entry per test in ``pairs``, rerun pairs in ``reruns``."""
+    reruns = [pair for d in decisions for pair in d.reruns]
+    return report.build([d.entry for d in decisions], now, reruns=reruns, **extra)
+
+
+def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int
+                  ) -> list[TestDecision]:
+    """Every test under ``directory`` decided; an empty folder is bad input."""
+    loaded = collect(directory)
+    if not loaded:
+        raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
+    return decide_all(loaded, allowlist, now)
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def shown(test_id: str) -> str:
+    """A test id as printed: as is, or as a JSON string if it holds white space or controls."""
+    if test_id and all(ch.isprintable() and not ch.isspace() for ch in test_id):
+        return test_id
+    return json.dumps(test_id)
+
+
+def print_text(decisions: Sequence[TestDecision], built: Mapping[str, Any],
+               say: Callable[[str], None]) -> None:
+    for decision in decisions:
+        name = shown(decision.test_id)
+        say(f"{name} {decision.entry['action']}")
+        for line in report.four_lines(decision.entry):
+            say(line)
+        for pair in decision.reruns:
+            first, second = pair["runs"]
+            say(f"{name} rerun {first['server_class']} {first['run_id']} {second['run_id']}")
+            for line in report.four_lines(pair):
+                say(line)
+    counts = built["counts"]
+    say(f"decision={built['decision']} tests={len(decisions)} accepted={counts['accepted']} "
+        f"frozen={counts['frozen']} rejected={counts['rejected']}")
+
+
+def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None) -> int:
+    """Returns the exit status: 0 only if every test's door is open (and there is a test)."""
+    from gate import policy
+
+    pol = policy.load(policy_path)
+    decisions = decide_folder(Path(args.stamps), pol.allowlist, now)
+    built = build_report(decisions, now)
+    if args.report:
+        records.write_report(Path(args.report), built)
+    if args.json:
+        sys.stdout.write(json.dumps(built, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
+    else:
+        print_text(decisions, built, print)
+    return 0 if built["decision"] == "open" and all(d.door_open for d in decisions) else 1

@@ -1,0 +1,332 @@
+"""``gate stamp``: turn one real test run into stamps (SPEC §3), written once, by the runner.
+
+The decision (which outcome) is :mod:`gate.outcome`, pure; this module does the I/O around it:
+it reads every input *before* the run (card, fixtures, sampler output, policy), runs the
+command itself or takes what a previous step recorded, reads the JUnit report, builds the
+stamps, validates each against ``schemas/stamp.schema.json`` and writes each atomically and
+write-once as ``OUT/<run_id>.json``.
+
+Rules the issue leaves open, decided here:
+
+* the fixture hash is taken before the command runs and again after it; if the fixtures (or the
+  card, or the sampler output) changed during the run, the stamp is ``resource_exit`` with a
+  note — the run did not test the bytes it names;
+* with ``-- COMMAND`` and ``--junit FILE``, FILE must not exist before the run (a stale report
+  from an earlier run must never stamp a green): exit 2;
+* a JUnit report that was not written at all gives ``resource_exit`` stamps (the run happened
+  and the stamp says so); a report that is malformed, too large or carries a DOCTYPE is bad
+  input (exit 2, no stamps);
+* all target files are checked before the run, so a taken run id fails fast (exit 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+
+from gate import __version__, hashing, junit, outcome, records
+from gate.errors import GateInputError
+from gate.files import canonical_json, write_once
+from gate.manifest import Property
+
+SOURCES = ("command", "recorded", "junit")
+_CHUNK = 65536
+
+
+# --- running the command ----------------------------------------------------------------------
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _cancel(signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float | None,
+    stdout: IO[bytes],
+    stderr: IO[bytes],
+    *,
+    grace: float = 5.0,
+) -> outcome.ProcessResult:
+    """Run ``argv`` in its own process group, stream its output through, count the bytes.
+
+    ``timeout`` is a wall-clock limit: when it passes, the whole process group gets SIGKILL and
+    the result has ``timed_out``. After the process exits, output still held open by a
+    descendant is drained for at most ``grace`` seconds. If ``gate`` itself is interrupted
+    (SIGINT, SIGTERM, SIGHUP) the group is killed and no stamp is written.
+    """
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except FileNotFoundError:
+        raise GateInputError(argv[0], "(command)", "no such command") from None
+    except OSError as exc:
+        raise GateInputError(argv[0], "(command)", f"cannot run: {exc.strerror}") from None
+    assert proc.stdout is not None and proc.stderr is not None
+    deadline = start + timeout if timeout is not None else None
+    handlers: dict[signal.Signals, Any] = {}
+    with contextlib.suppress(ValueError):  # not the main thread: leave handlers alone
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            handlers[signum] = signal.signal(signum, _cancel)
+    sinks: dict[int, IO[bytes] | None] = {proc.stdout.fileno(): stdout,
+                                          proc.stderr.fileno(): stderr}
+    body = 0
+    timed_out = False
+    ended_at: float | None = None
+    selector = selectors.DefaultSelector()
+    try:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        open_pipes = 2
+        while open_pipes:
+            now = time.monotonic()
+            if ended_at is None and proc.poll() is not None:
+                ended_at = now
+            if deadline is not None and ended_at is None and now >= deadline:
+                _kill_group(proc)
+                timed_out = True
+                deadline = None
+            if ended_at is not None and now - ended_at > grace:
+                break
+            wait = 0.25 if deadline is None else max(0.0, min(0.25, deadline - now))
+            for key, _ in selector.select(wait):
+                fd = key.fd
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    open_pipes -= 1
+                    continue
+                body += len(chunk)
+                sink = sinks[fd]
+                if sink is not None:
+                    try:
+                        sink.write(chunk)
+                        sink.flush()
+                    except (BrokenPipeError, ValueError, OSError):
+                        sinks[fd] = None  # keep counting, stop forwarding
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                returncode = proc.wait(timeout=remaining)
+                break
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                timed_out = True
+                deadline = None
+        if ended_at is None:
+            ended_at = time.monotonic()
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+            proc.wait()
+        selector.close()
+        proc.stdout.close()
+        proc.stderr.close()
+        for signum, previous in handlers.items():
+            signal.signal(signum, previous)
+    wall = round(ended_at - start, 3)
+    if returncode < 0:
+        return outcome.ProcessResult(None, -returncode, timed_out, body, wall)
+    return outcome.ProcessResult(returncode, None, timed_out, body, wall)
+
+
+# --- what is stamped ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """One property's inputs, read before the run."""
+
+    prop: Property
+    root: Path
+    card: dict[str, Any]
+    fixture_hash: str
+    pin: hashing.Pin | None
+    pin_path: str | None
+
+    def still_same(self) -> bool:
+        """Do the card, fixtures and sampler output still hold the bytes read before the run?"""
+        try:
+            card = records.load_card(self.prop.card)
+            same = card == self.card and hashing.fixture_hash(
+                list(self.prop.fixtures), self.root, card) == self.fixture_hash
+            if same and self.pin is not None and self.prop.sample is not None:
+                same = hashing.pin(self.prop.sample).fixture_sha256 == self.pin.fixture_sha256
+        except GateInputError:
+            return False
+        return same
+
+
+def _posix(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def prepare(prop: Property, root: Path, store: Path | None) -> Prepared:
+    card = records.load_card(prop.card)
+    value = hashing.fixture_hash(list(prop.fixtures), root, card)
+    pin: hashing.Pin | None = None
+    pin_path: str | None = None
+    if prop.sample is not None:
+        pin = hashing.pin(prop.sample, store)
+        pin_path = pin.fixture_path if pin.fixture_path is not None else _posix(prop.sample, root)
+    return Prepared(prop, root, card, value, pin, pin_path)
+
+
+def new_run_id() -> str:
+    return secrets.token_hex(8)
+
+
+def build_stamp(
+    prepared: Prepared,
+    *,
+    server_class: str,
+    run_id: str,
+    decided: outcome.Outcome,
+    proc: outcome.ProcessResult,
+    source: str,
+    written_at: int,
+    ran: bool,
+) -> dict[str, Any]:
+    """The stamp for one property, validated against its schema (and its own card)."""
+    card = prepared.card
+    stamp: dict[str, Any] = {
+        "run_id": run_id,
+        "test_id": prepared.prop.test_id,
+        "server_class": server_class,
+        "fixture_hash": prepared.fixture_hash,
+        "sample_card": card,
+        "outcome": decided.outcome,
+        "freeze_expires_at": card.get("freeze_expires_at"),
+        "source": source,
+        "written_at": written_at,
+        "gate_version": __version__,
+    }
+    if prepared.pin is not None:
+        stamp["fixture_sha256"] = prepared.pin.fixture_sha256
+        if prepared.pin_path:
+            stamp["fixture_path"] = prepared.pin_path
+    if ran or proc.exit_code is not None:
+        stamp["exit_code"] = proc.exit_code
+    if proc.signal is not None:
+        stamp["signal"] = proc.signal
+    if proc.body_bytes is not None:
+        stamp["body_bytes"] = proc.body_bytes
+    if proc.wall_seconds is not None:
+        stamp["wall_seconds"] = proc.wall_seconds
+    if ran or proc.timed_out:
+        stamp["timed_out"] = proc.timed_out
+    if decided.note:
+        stamp["note"] = decided.note
+    if prepared.prop.location is not None:
+        stamp["location"] = dict(prepared.prop.location)
+    return records.check_stamp(stamp, f"stamp {run_id} for {prepared.prop.test_id!r}")
+
+
+# --- one run in, stamps out ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Everything ``gate stamp`` was asked to do, in either mode."""
+
+    properties: Sequence[Property]
+    server_class: str
+    out: Path
+    root: Path
+    run_ids: Sequence[str]
+    timeout_codes: Collection[int]
+    junit_path: Path | None = None
+    store: Path | None = None
+    command: Sequence[str] | None = None
+    timeout: float | None = None
+    recorded: outcome.ProcessResult | None = None
+    assertion_failed: bool = False
+
+
+def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report | None,
+            prop: Property) -> outcome.Outcome:
+    if request.junit_path is None:
+        return outcome.from_process(proc, request.timeout_codes, request.assertion_failed)
+    matches = report.lookup(prop.junit_classname, prop.junit_name) if report else []
+    return outcome.from_junit(proc, request.timeout_codes, report_found=report is not None,
+                              matches=matches,
+                              report_has_red=report.has_red if report else False)
+
+
+def stamp_run(
+    request: Request,
+    stdout: IO[bytes] | None = None,
+    stderr: IO[bytes] | None = None,
+    *,
+    written_at: int | None = None,
+) -> list[tuple[Path, dict[str, Any]]]:
+    """Read inputs, run (or take the recorded run), decide, validate and write every stamp."""
+    if (request.command is None) == (request.recorded is None):
+        raise GateInputError("gate stamp", "(usage)",
+                             "give either -- COMMAND [ARG...] or --exit-code N")
+    if len(request.run_ids) != len(request.properties) or len(set(request.run_ids)) != len(
+            request.run_ids):
+        raise GateInputError("gate stamp", "--run-id", "one distinct run id per property")
+    targets = [request.out / f"{run_id}.json" for run_id in request.run_ids]
+    for target in targets:
+        if os.path.lexists(target):
+            raise GateInputError(str(target), "(file)", "already exists; never overwritten")
+    prepared = [prepare(p, request.root, request.store) for p in request.properties]
+    if request.command is not None:
+        if request.junit_path is not None and os.path.lexists(request.junit_path):
+            raise GateInputError(str(request.junit_path), "--junit",
+                                 "exists before the command ran; remove it (a stale report "
+                                 "must never stamp a green)")
+        import sys
+
+        proc = run_command(request.command, request.timeout,
+                           stdout if stdout is not None else sys.stdout.buffer,
+                           stderr if stderr is not None else sys.stderr.buffer)
+    else:
+        assert request.recorded is not None
+        proc = request.recorded
+    report = junit.load(request.junit_path) if request.junit_path is not None else None
+    source = "junit" if request.junit_path is not None else (
+        "command" if request.command is not None else "recorded")
+    when = int(time.time()) if written_at is None else written_at
+    built: list[dict[str, Any]] = []
+    for item, run_id in zip(prepared, request.run_ids, strict=True):
+        decided = _decide(request, proc, report, item.prop)
+        if request.command is not None and not item.still_same():
+            decided = outcome.Outcome(outcome.RESOURCE_EXIT, 0,
+                                      "the card, fixtures or sampler output changed during "
+                                      "the run")
+        built.append(build_stamp(item, server_class=request.server_class, run_id=run_id,
+                                 decided=decided, proc=proc, source=source, written_at=when,
+                                 ran=request.command is not None))
+    written: list[tuple[Path, dict[str, Any]]] = []
+    for target, stamp in zip(targets, built, strict=True):
+        write_once(target, canonical_json(stamp) + b"\n")
+        written.append((target, stamp))
+    return written
+
+
+def manifest_run_ids(count: int, prefix: str | None) -> list[str]:
+    """Per-stamp run ids for a manifest run: random, or ``PREFIX.N`` (N = 1-based position)."""
+    if prefix is None:
+        return [new_run_id() for _ in range(count)]
+    return [f"{prefix}.{n}" for n in range(1, count + 1)]

@@ -1,0 +1,136 @@
+"""gate.manifest: schema-validated, paths relative to the root, duplicates refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gate import manifest
+from gate.cli import main
+from gate.errors import GateInputError
+
+JUNIT_OK = (b'<testsuites><testsuite name="s"><testcase classname="c" name="a"/>'
+            b'<testcase classname="c" name="b"/></testsuite></testsuites>')
+
+
+def workspace(root: Path) -> list[dict[str, Any]]:
+    entries = []
+    for name in ("a", "b"):
+        (root / "fx" / name).mkdir(parents=True)
+        (root / "fx" / name / "f.txt").write_text(name)
+        (root / f"{name}.card.json").write_text(json.dumps(
+            {"property": name, "cases": 1, "seed": 0}))
+        entries.append({"test_id": name, "card": f"{name}.card.json", "fixtures": [f"fx/{name}"],
+                        "junit": {"classname": "c", "name": name}})
+    return entries
+
+
+def write(path: Path, record: Any) -> Path:
+    path.write_text(yaml.safe_dump(json.loads(json.dumps(record))))  # no aliases
+    return path
+
+
+def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
+    entries = workspace(tmp_path)
+    entries[0]["location"] = {"path": "tests/test_a.py", "line": 3}
+    entries[1]["sample"] = "b.card.json"
+    sub = tmp_path / ".github"
+    sub.mkdir()
+    props = manifest.load(write(sub / "gate.yml", {"properties": entries}), tmp_path)
+    assert [p.test_id for p in props] == ["a", "b"]
+    assert props[0].card == tmp_path / "a.card.json"
+    assert props[0].fixtures == (tmp_path / "fx" / "a",)
+    assert props[0].location == {"path": "tests/test_a.py", "line": 3}
+    assert props[1].sample == tmp_path / "b.card.json"
+    assert props[0].junit_classname == "c" and props[0].junit_name == "a"
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda m: m["properties"].append(dict(m["properties"][0])), "properties.3.test_id"),
+    (lambda m: m["properties"][0].update(card="/etc/passwd"), "properties.0.card"),
+    (lambda m: m["properties"][0].update(card="../x.json"), "properties.0.card"),
+    (lambda m: m["properties"][0].update(fixtures=["fx/../../x"]), "properties.0.fixtures.0"),
+    (lambda m: m["properties"][0].update(sample="a\\b"), "properties.0.sample"),
+    (lambda m: m["properties"][0].update(fixtures=[]), "properties.0.fixtures"),
+    (lambda m: m["properties"][0].pop("junit"), "properties.0.junit"),
+    (lambda m: m["properties"][0]["junit"].pop("name"), "properties.0.junit.name"),
+    (lambda m: m["properties"][0].update(extra=1), "properties.0.extra"),
+    (lambda m: m.update(properties=[]), "properties"),
+    (lambda m: m.update(version=2), "version"),
+    (lambda m: m["properties"][0].update(test_id=""), "properties.0.test_id"),
+])
+def test_bad_manifests_are_refused(tmp_path: Path, change: Any, field: str) -> None:
+    record = {"version": 1, "properties": workspace(tmp_path)}
+    record["properties"].append(dict(record["properties"][0], test_id="a2"))
+    change(record)
+    with pytest.raises(GateInputError) as caught:
+        manifest.load(write(tmp_path / "m.yml", record), tmp_path)
+    assert caught.value.field == field
+
+
+def test_duplicate_test_ids_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = workspace(tmp_path)
+    entries[1]["test_id"] = "a"
+    m = write(tmp_path / "m.yml", {"properties": entries})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "duplicate test id 'a'" in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_yaml_anchors_and_non_mapping_are_refused(tmp_path: Path) -> None:
+    workspace(tmp_path)
+    path = tmp_path / "m.yml"
+    path.write_text("properties:\n  - &x {test_id: a}\n  - *x\n")
+    with pytest.raises(GateInputError):
+        manifest.load(path, tmp_path)
+    path.write_text("- just a list\n")
+    with pytest.raises(GateInputError):
+        manifest.load(path, tmp_path)
+
+
+def test_manifest_mode_stamps_every_property(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    m = write(tmp_path / "m.yml", {"properties": workspace(tmp_path)})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+                 "free-server", "--junit", str(tmp_path / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0", "--run-id-prefix", "job7",
+                 "--json"])
+    assert code == 0
+    written = json.loads(capsys.readouterr().out)
+    assert [w["stamp"]["run_id"] for w in written] == ["job7.1", "job7.2"]
+    assert {w["stamp"]["outcome"] for w in written} == {"pass"}
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["job7.1.json", "job7.2.json"]
+    # The same prefix again: the first target exists, nothing is written, exit 2.
+    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+                 "free-server", "--junit", str(tmp_path / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0", "--run-id-prefix", "job7"])
+    assert code == 2
+    assert "never overwritten" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra", [
+    ["--card", "a.card.json"], ["--test-id", "a"], ["--fixtures", "fx"], ["--run-id", "r"],
+    ["--sample", "a.card.json"], ["--junit-name", "a"],
+])
+def test_manifest_mode_refuses_single_property_flags(tmp_path: Path, extra: list[str]) -> None:
+    m = write(tmp_path / "m.yml", {"properties": workspace(tmp_path)})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    assert main(["stamp", "--manifest", str(m), "--server-class", "free-server", "--junit",
+                 str(tmp_path / "r.xml"), "--out", str(tmp_path / "o"), "--exit-code", "0",
+                 *extra]) == 2
+
+
+def test_manifest_mode_needs_junit(tmp_path: Path) -> None:
+    m = write(tmp_path / "m.yml", {"properties": workspace(tmp_path)})
+    assert main(["stamp", "--manifest", str(m), "--server-class", "free-server", "--out",
+                 str(tmp_path / "o"), "--exit-code", "0"]) == 2

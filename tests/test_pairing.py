@@ -1,0 +1,349 @@
+"""``gate classify --stamps DIR``: one manifest of 24 properties stamped by real pytest runs in
+both classes, classified, checked against a table written here; and the pairing rules."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate import pairing, schemas
+from gate.cli import main
+from tests.property_suite.harness import (
+    copy_suite,
+    gate,
+    make_property,
+    pytest_command,
+    read_stamps,
+    write_manifest,
+)
+
+NOW = 1_800_000_000
+DAY = 86_400
+LOCAL, FREE = "local-pinned", "free-server"
+
+# property: (local behaviour, free behaviour, expected action). Extra handling per property is
+# listed below the table; behaviours are those of tests/property_suite/prop_suite.py, and
+# "absent" means the manifest names a testcase the report does not have.
+TABLE: dict[str, tuple[str, str, str]] = {
+    "p01": ("pass", "pass", "accept_candidate"),
+    "p02": ("pass", "fail", "freeze_inside_server_class"),  # allowlisted, card expiry ahead
+    "p03": ("pass", "fail", "reject_not_allowlisted"),
+    "p04": ("pass", "fail", "reject_freeze_expired"),  # allowlisted, card expiry passed
+    "p05": ("fail", "pass", "reject_cross_class_pass"),
+    "p06": ("fail", "fail", "reject_stable_fail"),
+    "p07": ("pass", "error", "reject_run_retry_new_id"),
+    "p08": ("error", "pass", "reject_run_retry_new_id"),
+    "p09": ("pass", "skip", "reject_run_retry_new_id"),
+    "p10": ("skip", "skip", "reject_run_retry_new_id"),
+    "p11": ("absent", "absent", "reject_run_retry_new_id"),
+    "p12": ("pass", "pass", "reject_missing_stamp"),  # not in the free-server manifest
+    "p13": ("pass", "pass", "reject_fixture_mismatch"),  # fixture edited between the runs
+    "p14": ("pass", "pass", "reject_duplicate_stamps"),  # local rerun: pass again
+    "p15": ("error", "pass", "accept_candidate"),  # local rerun: pass
+    "p16": ("fail", "fail", "reject_duplicate_stamps"),  # local rerun: fail again
+    "p17": ("skip", "fail", "freeze_inside_server_class"),  # local rerun: pass; allowlisted
+    "p18": ("pass", "pass", "accept_candidate"),
+    "p19": ("fail", "error", "reject_run_retry_new_id"),
+    "p20": ("pass", "pass", "accept_candidate"),  # free rerun: error (discarded)
+    "p21": ("pass", "fail", "reject_not_allowlisted"),  # allowlisted for local-pinned only
+    "p22": ("pass", "fail", "reject_freeze_expired"),  # allowlist entry expired
+    "p23": ("pass", "pass", "accept_candidate"),  # with a location
+    "p24": ("xfail", "pass", "reject_run_retry_new_id"),
+}
+LOCAL_RERUN = {"p14": "pass", "p15": "pass", "p16": "fail", "p17": "pass"}
+FREE_RERUN = {"p20": "error"}
+# Same-class rerun pairs and the digest gate's label for each.
+RERUN_LABELS = {
+    ("p14", LOCAL): "unclassified",  # pass, pass: nothing red
+    ("p15", LOCAL): "harness_flake",  # error (transport fault), pass
+    ("p16", LOCAL): "property_miss",  # fail, fail on the same bytes
+    ("p17", LOCAL): "harness_flake",  # skipped, pass
+    ("p20", FREE): "harness_flake",  # pass, error
+}
+# What each behaviour must be stamped as (SPEC §3), independent of gate.outcome.
+OUTCOME = {"pass": "pass", "fail": "assert_fail", "error": "resource_exit",
+           "skip": "resource_exit", "xfail": "resource_exit", "absent": "resource_exit"}
+
+POLICY = f"""
+allowlist:
+  - {{test_id: p02, server_class: free-server, owner: "@a", reason: r, added: {NOW - DAY},
+     expires: {NOW + 10 * DAY}}}
+  - {{test_id: p04, server_class: free-server, owner: "@a", reason: r, expires: {NOW + DAY}}}
+  - {{test_id: p17, server_class: free-server, owner: "@a", reason: r, issue: "#17",
+     expires: {NOW + 5 * DAY}}}
+  - {{test_id: p21, server_class: local-pinned, owner: "@a", reason: r, expires: {NOW + DAY}}}
+  - {{test_id: p22, server_class: free-server, owner: "@a", reason: r, added: {NOW - 20 * DAY},
+     expires: {NOW - 1}}}
+"""
+
+
+def _plan(which: int) -> dict[str, str]:
+    return {p: row[which] for p, row in TABLE.items() if row[which] != "absent"}
+
+
+def _stamp(ws: Path, manifest: str, server_class: str, out: str, prefix: str,
+           plan: dict[str, str]) -> None:
+    junit = f"{prefix}.xml"
+    done = gate("stamp", "--manifest", manifest, "--server-class", server_class, "--junit",
+                junit, "--out", out, "--store", "pins", "--run-id-prefix", prefix,
+                "--", *pytest_command(junit), cwd=ws, plan=plan)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    ws = tmp_path_factory.mktemp("manifest24")
+    copy_suite(ws)
+    entries = []
+    for n, name in enumerate(TABLE, start=1):
+        expiry = NOW - 1 if name == "p04" else NOW + 7 * DAY
+        entry = make_property(ws, name, seed=n, expires=expiry)
+        if TABLE[name][0] == "absent":
+            entry["junit"]["name"] = "test_prop[missing]"
+        if name == "p23":
+            entry["location"] = {"path": "prop_suite.py", "line": 40}
+        entries.append(entry)
+    write_manifest(ws / "gate.yml", entries)
+    write_manifest(ws / "free.yml", [e for e in entries if e["test_id"] != "p12"])
+    write_manifest(ws / "rerun-local.yml", [e for e in entries if e["test_id"] in LOCAL_RERUN])
+    write_manifest(ws / "rerun-free.yml", [e for e in entries if e["test_id"] in FREE_RERUN])
+    (ws / "policy.yml").write_text(POLICY)
+
+    # Artifacts arrive in subfolders, one per job.
+    _stamp(ws, "gate.yml", LOCAL, "stamps/local", "run1-local", _plan(0))
+    (ws / "fixtures" / "p13" / "data.txt").write_text("edited between the runs\n")
+    _stamp(ws, "free.yml", FREE, "stamps/free", "run1-free", _plan(1))
+    _stamp(ws, "rerun-local.yml", LOCAL, "stamps/local-rerun", "run2-local", LOCAL_RERUN)
+    _stamp(ws, "rerun-free.yml", FREE, "stamps/free-rerun", "run2-free", FREE_RERUN)
+
+    done = gate("classify", "--stamps", "stamps", "--policy", "policy.yml", "--now", str(NOW),
+                "--report", "report.json", cwd=ws)
+    as_json = gate("classify", "--stamps", "stamps", "--policy", "policy.yml", "--now",
+                   str(NOW), "--json", cwd=ws)
+    return {"ws": ws, "done": done, "json": as_json,
+            "report": json.loads((ws / "report.json").read_text())}
+
+
+def test_every_stamp_holds_the_planned_outcome(classified: dict[str, Any]) -> None:
+    ws: Path = classified["ws"]
+    for folder, column in (("local", 0), ("free", 1)):
+        stamps = read_stamps(ws / "stamps" / folder)
+        expected = {p: OUTCOME[row[column]] for p, row in TABLE.items()
+                    if not (folder == "free" and p == "p12")}
+        assert {t: s["outcome"] for t, s in stamps.items()} == expected
+    reruns = read_stamps(ws / "stamps" / "local-rerun") | read_stamps(ws / "stamps" / "free-rerun")
+    assert {t: s["outcome"] for t, s in reruns.items()} == {
+        t: OUTCOME[b] for t, b in (LOCAL_RERUN | FREE_RERUN).items()}
+
+
+def test_every_property_gets_the_expected_action(classified: dict[str, Any]) -> None:
+    done = classified["done"]
+    assert done.returncode == 1, done.stderr  # some doors are closed
+    lines = done.stdout.splitlines()
+    printed = {}
+    for line in lines:
+        parts = line.split(" ")
+        if len(parts) == 2 and parts[0] in TABLE:
+            printed[parts[0]] = parts[1]
+    assert printed == {p: row[2] for p, row in TABLE.items()}
+    report = classified["report"]
+    assert {p["test_id"]: p["action"] for p in report["pairs"]} == printed
+    assert [p["test_id"] for p in report["pairs"]] == sorted(TABLE)
+    assert lines[-1] == "decision=closed tests=24 accepted=5 frozen=2 rejected=17"
+
+
+def test_text_output_has_the_four_lines_after_every_entry(classified: dict[str, Any]) -> None:
+    lines = classified["done"].stdout.splitlines()[:-1]
+    assert len(lines) == 5 * (24 + len(RERUN_LABELS))
+    for start in range(0, len(lines), 5):
+        block = lines[start:start + 5]
+        assert [line.split("=")[0] for line in block[1:]] == [
+            "fixture_sha256", "failure_class", "freeze_allowed", "fixture_path"]
+
+
+def test_report_is_schema_valid_and_counts_tests(classified: dict[str, Any]) -> None:
+    report = classified["report"]
+    schemas.validate("report", report, "report.json")
+    assert report["decision"] == "closed"
+    assert report["counts"] == {"accepted": 5, "frozen": 2, "rejected": 17}
+    assert json.loads(classified["json"].stdout) == report
+    by_test = {p["test_id"]: p for p in report["pairs"]}
+    assert by_test["p02"]["status"] == "frozen" and by_test["p02"]["freeze_allowed"] is True
+    assert by_test["p01"]["gate"] == "stamp" and by_test["p12"]["gate"] == "pairing"
+    assert by_test["p14"]["gate"] == "pairing" and len(by_test["p14"]["runs"]) == 3
+    assert by_test["p23"]["location"] == {"path": "prop_suite.py", "line": 40}
+    assert by_test["p01"]["fixture_path"].startswith("pins/")
+    assert {r["source"].split("/")[0] for r in by_test["p01"]["runs"]} == {"local", "free"}
+    assert "discarded" in by_test["p15"]["reason"] and "discarded" in by_test["p20"]["reason"]
+    for pair in report["pairs"]:
+        assert pair["freeze_allowed"] == (pair["action"] == "freeze_inside_server_class")
+
+
+def test_reruns_are_labelled_by_the_digest_gate(classified: dict[str, Any]) -> None:
+    reruns = classified["report"]["reruns"]
+    got = {(p["test_id"], p["runs"][0]["server_class"]): p["failure_class"] for p in reruns}
+    assert got == RERUN_LABELS
+    for pair in reruns:
+        assert pair["gate"] == "digest" and pair["status"] == "rejected"
+        first, second = pair["runs"]
+        assert first["run_id"].startswith("run1") and second["run_id"].startswith("run2")
+
+
+# --- pairing rules, in-process ------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _away_from_the_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No default .github/gate-policy.yml of the repository leaks into these tests."""
+    monkeypatch.chdir(tmp_path)
+
+
+HASH = "a" * 64
+CARD = {"property": "t", "cases": 1, "seed": 0, "freeze_expires_at": NOW + DAY}
+
+
+def stamp(run_id: str, server_class: str, outcome: str, test_id: str = "t",
+          **extra: Any) -> dict[str, Any]:
+    record = {"run_id": run_id, "test_id": test_id, "server_class": server_class,
+              "fixture_hash": HASH, "sample_card": CARD, "outcome": outcome,
+              "freeze_expires_at": CARD["freeze_expires_at"]}
+    record.update(extra)
+    return record
+
+
+def put(folder: Path, *records: dict[str, Any]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for record in records:
+        (folder / f"{record['run_id']}.json").write_text(json.dumps(record))
+
+
+def classify(tmp_path: Path, *extra: str) -> int:
+    return main(["classify", "--stamps", str(tmp_path / "s"), "--now", str(NOW), *extra])
+
+
+def test_accepted_everywhere_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    put(tmp_path / "s" / "a", stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "pass", "u"))
+    put(tmp_path / "s" / "b" / "deeper", stamp("f1", FREE, "pass"), stamp("f2", FREE, "pass", "u"))
+    (tmp_path / "s" / "a" / "notes.txt").write_text("not a stamp, ignored")
+    assert classify(tmp_path, "--report", str(tmp_path / "r.json")) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "t accept_candidate" and out[5] == "u accept_candidate"
+    assert out[-1] == "decision=open tests=2 accepted=2 frozen=0 rejected=0"
+    assert json.loads((tmp_path / "r.json").read_text())["decision"] == "open"
+
+
+def test_identical_duplicates_count_once(tmp_path: Path) -> None:
+    put(tmp_path / "s" / "a", stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "pass"))
+    put(tmp_path / "s" / "again", stamp("l1", LOCAL, "pass"))
+    assert classify(tmp_path) == 0
+
+
+def test_same_run_id_with_other_content_exits_2(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    put(tmp_path / "s" / "a", stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "pass"))
+    put(tmp_path / "s" / "b", stamp("l1", LOCAL, "assert_fail"))
+    assert classify(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "b/l1.json" in err and "never overwritten" in err
+
+
+def test_an_invalid_stamp_exits_2_naming_the_file(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    put(tmp_path / "s", stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "pass"))
+    bad = stamp("f2", FREE, "pass")
+    bad["freeze_expires_at"] = NOW + 99 * DAY  # disagrees with its card
+    put(tmp_path / "s" / "x", bad)
+    assert classify(tmp_path) == 2
+    assert "x/f2.json" in capsys.readouterr().err
+    (tmp_path / "s" / "x" / "f2.json").write_text("{not json")
+    assert classify(tmp_path) == 2
+
+
+def test_links_are_refused(tmp_path: Path) -> None:
+    put(tmp_path / "elsewhere", stamp("f1", FREE, "pass"))
+    put(tmp_path / "s", stamp("l1", LOCAL, "pass"))
+    os.symlink(tmp_path / "elsewhere" / "f1.json", tmp_path / "s" / "f1.json")
+    assert classify(tmp_path) == 2
+    os.unlink(tmp_path / "s" / "f1.json")
+    os.symlink(tmp_path / "elsewhere", tmp_path / "s" / "linked")
+    assert classify(tmp_path) == 2
+    os.unlink(tmp_path / "s" / "linked")
+    assert classify(tmp_path) == 1  # free-server missing
+
+
+def test_empty_or_missing_folder_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "s" / "sub").mkdir(parents=True)
+    assert classify(tmp_path) == 2
+    assert main(["classify", "--stamps", str(tmp_path / "nope")]) == 2
+
+
+def test_malformed_policy_grants_no_freeze(tmp_path: Path) -> None:
+    put(tmp_path / "s", stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "assert_fail"))
+    entry = (f"  - {{test_id: t, server_class: free-server, owner: o, reason: r, "
+             f"expires: {NOW + DAY}}}\n")
+    (tmp_path / "ok.yml").write_text("allowlist:\n" + entry)
+    assert classify(tmp_path, "--policy", str(tmp_path / "ok.yml")) == 0
+    (tmp_path / "dup.yml").write_text("allowlist:\n" + entry + entry)
+    assert classify(tmp_path, "--policy", str(tmp_path / "dup.yml")) == 2
+    (tmp_path / "noowner.yml").write_text("allowlist:\n" + entry.replace("owner: o, ", ""))
+    assert classify(tmp_path, "--policy", str(tmp_path / "noowner.yml")) == 2
+    assert classify(tmp_path) == 1  # no policy: not allowlisted
+
+
+def _decide(*records: dict[str, Any]) -> pairing.TestDecision:
+    loaded = [pairing.Loaded(r, f"{r['run_id']}.json") for r in records]
+    return pairing.decide_test("t", loaded, [], NOW)
+
+
+@pytest.mark.parametrize(("records", "action"), [
+    ([stamp("l1", LOCAL, "pass")], "reject_missing_stamp"),
+    ([stamp("f1", FREE, "pass"), stamp("f2", FREE, "pass")], "reject_missing_stamp"),
+    ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "assert_fail"), stamp("f1", FREE, "pass")],
+     "reject_duplicate_stamps"),
+    ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "empty_body"), stamp("f1", FREE, "pass")],
+     "accept_candidate"),
+    ([stamp("l1", LOCAL, "resource_exit"), stamp("l2", LOCAL, "empty_body"),
+      stamp("f1", FREE, "pass")], "reject_run_retry_new_id"),
+    ([stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "pass", fixture_hash="b" * 64)],
+     "reject_fixture_mismatch"),
+    ([stamp("l1", LOCAL, "pass"), stamp("f1", FREE, "resource_exit"),
+      stamp("f2", FREE, "resource_exit"), stamp("f3", FREE, "assert_fail"),
+      stamp("f4", FREE, "pass")], "reject_duplicate_stamps"),
+])
+def test_pairing_rows(records: list[dict[str, Any]], action: str) -> None:
+    decided = _decide(*records)
+    assert decided.entry["action"] == action
+    assert not decided.door_open or action == "accept_candidate"
+    # Reruns: every run paired with the one before it in its class.
+    counts = {c: sum(r["server_class"] == c for r in records) for c in (LOCAL, FREE)}
+    assert len(decided.reruns) == sum(max(0, n - 1) for n in counts.values())
+
+
+def test_reruns_are_ordered_by_written_at_then_run_id() -> None:
+    decided = _decide(stamp("zz", LOCAL, "resource_exit", written_at=10),
+                      stamp("aa", LOCAL, "pass", written_at=20),
+                      stamp("mm", LOCAL, "resource_exit", written_at=20),
+                      stamp("f1", FREE, "pass"))
+    assert [[r["run_id"] for r in p["runs"]] for p in decided.reruns] == [["zz", "aa"],
+                                                                          ["aa", "mm"]]
+    assert decided.entry["action"] == "accept_candidate"
+
+
+def test_test_ids_with_spaces_are_printed_as_json(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    put(tmp_path / "s", stamp("l1", LOCAL, "pass", "a b\nc"), stamp("f1", FREE, "pass", "a b\nc"))
+    assert classify(tmp_path) == 0
+    assert capsys.readouterr().out.splitlines()[0] == '"a b\\nc" accept_candidate'
+
+
+def test_demo_shows_the_stamp_classify_report_flow(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "gate stamp --manifest examples/manifest.yml --server-class free-server" in out
+    assert "reading report.json:" in out
+    assert "lexer_unicode harness_flake" in out
+    assert "FAIL" not in out
