@@ -1,0 +1,517 @@
+"""The check run: what a gate report looks like on a pull request, published through PyGithub.
+
+The only module that imports PyGithub, and only inside :func:`publish` (``gate --version`` and
+every other command never load it). :func:`plan` is pure: title, conclusion, summary, text and
+annotations from a report.
+
+Publishing, decided here:
+
+* **Requests.** One ``POST check-runs`` carrying the conclusion, the output and the first 50
+  annotations, then one ``PATCH`` per further 50 (GitHub appends annotations on update). The
+  repository object is lazy (no ``GET repo``) and no commit is read.
+* **Idempotency by ``external_id``.** Before creating, publishing looks for a check run of this
+  name on the head SHA whose ``external_id`` is ours (one ``GET .../commits/{sha}/check-runs``)
+  and, when found, updates it and sends only the annotations it does not yet have (its
+  ``annotations_count``). The look-up is skipped on a first attempt when ``state_dir`` is given
+  (the runner's temp folder): a marker file written *before* the create says "a create may have
+  happened", so a later attempt in the same job (same ``external_id``) always looks first.
+  Without ``state_dir`` the look-up always happens (one read).
+* **Retries.** Reads are retried by urllib3 (``GithubRetry``) on 5xx and dropped connections.
+  Any method is retried on rate limits (403/429 with ``Retry-After`` or GitHub's rate-limit
+  message), honouring ``Retry-After`` up to ``max_wait`` seconds (longer: give up). A write that
+  fails ambiguously (5xx, dropped connection, timeout: GitHub may have applied it) is *not*
+  blindly re-sent: after a back-off, publishing looks the check run up again and resumes from
+  what GitHub holds, so a lost response never yields a duplicate check run or duplicate
+  annotations. All of it is bounded by ``max_retries``. Other 4xx are never retried.
+* **Degrading.** 401, 403 (e.g. "Resource not accessible by integration": no ``checks: write``,
+  as on fork pull requests and Dependabot), 404, 422, exhausted retries, anything unexpected:
+  :class:`PublishResult` with ``published=False`` and a one-line reason. Never an exception:
+  the gate's decision (and exit status) comes from the report alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gate import markdown, summary, workflow
+from gate import report as report_lines
+
+if TYPE_CHECKING:
+    from github.CheckRun import CheckRun
+    from github.Repository import Repository
+
+DEFAULT_NAME = "agent-patch gate"
+OUTPUT_MAX_BYTES = 65535  # summary and text: GitHub checks the UTF-8 bytesize
+ANNOTATIONS_PER_REQUEST = 50
+ANNOTATION_TITLE_MAX = 255  # characters; counted in UTF-16 units to be safe
+ANNOTATION_TEXT_MAX_BYTES = 65535  # message and raw_details: "64 KB"
+LOOKUP_MAX_PAGES = 3
+_WRITES = frozenset({"POST", "PATCH"})
+_SHA = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    api_url: str
+    repository: str  # owner/repo
+    head_sha: str
+    name: str = DEFAULT_NAME
+    external_id: str | None = None  # unique per job attempt, e.g. f"{run_id}-{attempt}-{job}"
+    details_url: str | None = None
+    max_retries: int = 3
+    backoff: float = 1.0  # seconds; doubled per retry, capped at max_wait
+    max_wait: float = 60.0  # longest Retry-After / rate-limit wait honoured
+    timeout: int = 15
+    state_dir: Path | None = None  # e.g. $RUNNER_TEMP; None: always look up before creating
+    workspace: str | None = None  # $GITHUB_WORKSPACE, stripped from absolute locations
+    fallback_path: str = workflow.FALLBACK_PATH
+
+
+PublishSettings = Settings
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    conclusion: str
+    title: str
+    summary: str
+    text: str
+    annotations: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    published: bool
+    reason: str = ""  # one line; empty when published
+    url: str | None = None
+    check_run_id: int | None = None
+    created: bool = False  # False: an existing run (same external_id) was updated
+    annotations_sent: int = 0
+    annotations_total: int = 0
+    attempts: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+# --- the pure part ------------------------------------------------------------------------------
+
+
+def conclusion(report: Mapping[str, Any]) -> str:
+    if report.get("decision") != "open":
+        return "failure"
+    return "neutral" if report.get("counts", {}).get("frozen", 0) else "success"
+
+
+def title(report: Mapping[str, Any]) -> str:
+    return summary.counts_line(report)
+
+
+def _code(value: object, pattern: re.Pattern[str]) -> str:
+    text = str(value)
+    return f"`{text}`" if pattern.fullmatch(text) else markdown.inline(text, 200)
+
+
+_WORD = re.compile(r"[a-z_]{1,40}")
+
+SUMMARY_HEADER = ("Test", "Status", "fixture_sha256", "failure_class", "freeze_allowed",
+                  "fixture_path")
+
+
+def summary_row(pair: Mapping[str, Any]) -> list[str]:
+    status = str(pair.get("status", ""))
+    sha = pair.get("fixture_sha256")
+    return [
+        markdown.inline(str(pair.get("test_id", "")), summary.TEST_CHARS),
+        f"{summary.STATUS_ICON.get(status, '')} {markdown.inline(status)}",
+        _code(sha, _SHA) if sha else "`none`",
+        _code(pair.get("failure_class", ""), _WORD),
+        "`true`" if pair.get("freeze_allowed") else "`false`",
+        markdown.inline(str(pair.get("fixture_path") or report_lines.NONE), 300),
+    ]
+
+
+def _red_first(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    order = {"rejected": 0, "frozen": 1}
+    return sorted(pairs, key=lambda p: order.get(str(p.get("status")), 2))
+
+
+def _fit(head: list[str], entries: list[list[str]], max_bytes: int,
+         more: Callable[[int], list[str]]) -> str:
+    """``head`` plus as many whole entries as fit in ``max_bytes``, then ``more(left)``."""
+    out = list(head)
+    used = markdown.utf8_len("\n".join(out)) + 1
+    reserve = 400
+    for index, entry in enumerate(entries):
+        size = markdown.utf8_len("\n".join(entry)) + 1
+        if used + size + reserve > max_bytes:
+            out += more(len(entries) - index)
+            break
+        out += entry
+        used += size
+    text = "\n".join(out)
+    return markdown.truncate(text, max_bytes, unit="bytes")
+
+
+def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES) -> str:
+    """The per-test table with the four fields, red pairs first, within ``max_bytes``."""
+    pairs = _red_first([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
+    head = [f"**{markdown.inline(title(report))}**", ""]
+    if not pairs:
+        return "\n".join([*head, "No pairs were classified."])
+    head += markdown.table(SUMMARY_HEADER, [])
+    rows = [[markdown.table(SUMMARY_HEADER, [summary_row(p)])[2]] for p in pairs]
+    return _fit(head, rows, max_bytes, lambda left: [markdown.table(SUMMARY_HEADER, [[
+        f"… {left} more (see the job summary and the JSON report)", " ", " ", " ", " ", " "]])[2]])
+
+
+def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES) -> str:
+    """Reasons and details per pair (red first), within ``max_bytes``."""
+    pairs = _red_first([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
+    entries: list[list[str]] = []
+    for pair in pairs:
+        status = str(pair.get("status", ""))
+        runs = ", ".join(
+            f"{markdown.inline(str(r.get('run_id', '')), summary.RUN_ID_CHARS)} "
+            f"({markdown.inline(str(r.get('server_class', '')), 32)}, "
+            f"{markdown.inline(str(r.get('outcome', '')), 32)})"
+            for r in pair.get("runs", [])[:8] if isinstance(r, Mapping))
+        entries.append([
+            f"#### {summary.STATUS_ICON.get(status, '')} "
+            f"{markdown.inline(str(pair.get('test_id', '')), summary.TEST_CHARS)}",
+            f"- status: {markdown.inline(status)}; action: "
+            f"{markdown.inline(str(pair.get('action', '')))}; gate: "
+            f"{markdown.inline(str(pair.get('gate', '')))}, row {int(pair.get('row', 0))}",
+            f"- reason: {markdown.inline(str(pair.get('reason', '')), 2000)}",
+            f"- runs: {runs or 'none'}",
+            "",
+        ])
+    extra: list[str] = []
+    receipt = report.get("receipt")
+    if isinstance(receipt, Mapping):
+        extra.append(f"Receipt: {markdown.inline(str(receipt.get('decision', '')))}: "
+                     f"{markdown.inline(str(receipt.get('line', '')), 2000)}")
+    audit = report.get("halt_audit")
+    if isinstance(audit, Mapping):
+        extra.append(f"Halt audit: failed={int(audit.get('failed', 0))} "
+                     f"denominator={int(audit.get('denominator', 0))} "
+                     f"chain_ok={'true' if audit.get('chain_ok') else 'false'}")
+    head = [*extra, ""] if extra else []
+    return _fit(head, entries, max_bytes,
+                lambda left: [f"… {left} more pairs (see the job summary and the JSON report)"])
+
+
+def check_annotations(report: Mapping[str, Any], workspace: str | None = None,
+                fallback: str = workflow.FALLBACK_PATH) -> list[dict[str, Any]]:
+    """One check-run annotation per red pair: ``failure`` for rejected, ``warning`` for frozen."""
+    out: list[dict[str, Any]] = []
+    for pair in report.get("pairs", []):
+        status = pair.get("status")
+        if status not in ("rejected", "frozen"):
+            continue
+        path, line = workflow.pair_location(pair, workspace, fallback)
+        heading = markdown.one_line(f"gate {status}: {pair.get('test_id', '')}")
+        message = "\n".join([markdown.visible_controls(str(pair.get("reason", "")), keep="\n"),
+                             *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
+        details = "\n".join(
+            markdown.one_line(f"{r.get('run_id', '')} {r.get('server_class', '')} "
+                              f"{r.get('outcome', '')}")
+            for r in pair.get("runs", []) if isinstance(r, Mapping))
+        note = {
+            "path": path,
+            "start_line": line,
+            "end_line": line,
+            "annotation_level": "failure" if status == "rejected" else "warning",
+            "title": markdown.truncate(heading, ANNOTATION_TITLE_MAX, unit="utf16"),
+            "message": markdown.truncate(message, ANNOTATION_TEXT_MAX_BYTES, unit="bytes"),
+        }
+        if details:
+            note["raw_details"] = markdown.truncate(details, ANNOTATION_TEXT_MAX_BYTES,
+                                                    unit="bytes")
+        out.append(note)
+    return out
+
+
+def plan(report: Mapping[str, Any], settings: Settings) -> Plan:
+    return Plan(
+        name=settings.name,
+        conclusion=conclusion(report),
+        title=title(report),
+        summary=check_summary(report),
+        text=check_text(report),
+        annotations=tuple(check_annotations(report, settings.workspace, settings.fallback_path)),
+    )
+
+
+def batches(notes: Sequence[dict[str, Any]], size: int = ANNOTATIONS_PER_REQUEST
+            ) -> list[list[dict[str, Any]]]:
+    return [list(notes[i:i + size]) for i in range(0, len(notes), size)]
+
+
+def expected_requests(annotation_count: int) -> int:
+    """Writes for ``annotation_count`` annotations: 1 create + ceil((N - 50) / 50) updates."""
+    return 1 + max(0, -(-(annotation_count - ANNOTATIONS_PER_REQUEST) // ANNOTATIONS_PER_REQUEST))
+
+
+# --- the marker (state_dir) -----------------------------------------------------------------------
+
+
+def _marker(settings: Settings) -> Path | None:
+    if settings.state_dir is None or not settings.external_id:
+        return None
+    key = f"{settings.repository}\n{settings.head_sha}\n{settings.name}\n{settings.external_id}"
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return settings.state_dir / f"gate-check-run-{digest}.json"
+
+
+def _write_marker(path: Path | None, check_run_id: int | None) -> None:
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"check_run_id": check_run_id}) + "\n", encoding="utf-8")
+
+
+# --- publishing ---------------------------------------------------------------------------------
+
+
+class _Ambiguous(Exception):
+    """A write may or may not have been applied (5xx, dropped connection, timeout)."""
+
+    def __init__(self, reason: str, wait: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.wait = wait
+
+
+class _GiveUp(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _retry(settings: Settings) -> Any:
+    from github import GithubRetry
+    from github.GithubException import RateLimitExceededExceedsMaxWait
+
+    class GateRetry(GithubRetry):
+        """GithubRetry that never re-sends a write the server may have applied, and gives up
+        on a ``Retry-After`` longer than ``max_rate_limit_wait``."""
+
+        def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
+            if method.upper() in _WRITES and status_code >= 500:
+                return False
+            return bool(super().is_retry(method, status_code, has_retry_after))
+
+        def increment(
+            self, method: str | None = None, url: str | None = None, response: Any = None,
+            error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None,
+        ) -> Any:
+            if (error is not None and response is None and method
+                    and method.upper() in _WRITES and self._is_read_error(error)):
+                raise error
+            if response is not None and self.max_rate_limit_wait is not None:
+                wait = self.get_retry_after(response)
+                if wait is not None and wait > self.max_rate_limit_wait:
+                    raise RateLimitExceededExceedsMaxWait(
+                        response.status, {"message": f"Retry-After: {wait:g}s"},
+                        dict(response.headers), wait=wait)
+            return super().increment(method, url, response, error, _pool, _stacktrace)
+
+    import inspect
+
+    from urllib3.util.retry import Retry
+
+    extra: dict[str, Any] = {}
+    if "backoff_max" in inspect.signature(Retry.__init__).parameters:  # urllib3 >= 2
+        extra["backoff_max"] = settings.max_wait
+    return GateRetry(
+        total=settings.max_retries,
+        backoff_factor=settings.backoff,
+        **extra,
+        status_forcelist=[429, 500, 502, 503, 504],
+        allowed_methods={"GET", "POST", "PATCH"},
+        raise_on_status=False,
+        max_rate_limit_wait=settings.max_wait,
+        secondary_rate_wait=min(60.0, settings.max_wait),
+    )
+
+
+def _message(data: Any) -> str:
+    if isinstance(data, Mapping):
+        return str(data.get("message", ""))
+    return str(data or "")
+
+
+def _classify(exc: Exception) -> Exception:
+    """Turn a client error into :class:`_Ambiguous` (retry after a look-up) or :class:`_GiveUp`."""
+    import requests
+    from github.GithubException import GithubException, RateLimitExceededExceedsMaxWait
+
+    if isinstance(exc, RateLimitExceededExceedsMaxWait):
+        return _GiveUp(f"rate limited: GitHub asked to wait {exc.wait:g}s, longer than allowed")
+    if isinstance(exc, GithubException):
+        status = exc.status
+        message = _message(exc.data)
+        if status >= 500:
+            headers = exc.headers or {}
+            raw = headers.get("Retry-After") or headers.get("retry-after")
+            wait = float(raw) if isinstance(raw, str) and raw.isdigit() else None
+            return _Ambiguous(f"HTTP {status} {message}".strip(), wait)
+        if status == 403 and message.startswith("Resource not accessible"):
+            return _GiveUp("the token lacks checks: write (fork pull request or Dependabot?): "
+                           f"HTTP 403 {message}")
+        if status == 401:
+            return _GiveUp(f"the token was refused: HTTP 401 {message}")
+        if status == 404:
+            return _GiveUp(f"repository or commit not found (or not visible to the token): "
+                           f"HTTP 404 {message}")
+        return _GiveUp(f"HTTP {status} {message}".strip())
+    if isinstance(exc, requests.exceptions.RetryError):
+        return _GiveUp(f"retries exhausted: {exc}")
+    if isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.Timeout,
+                        requests.exceptions.ChunkedEncodingError)):
+        return _Ambiguous(f"connection failed: {type(exc).__name__}")
+    return _GiveUp(f"{type(exc).__name__}: {exc}")
+
+
+def _find(repo: Repository, settings: Settings) -> CheckRun | None:
+    from github.CheckRun import CheckRun
+    from github.PaginatedList import PaginatedList
+
+    runs = PaginatedList(
+        CheckRun, repo.requester, f"{repo.url}/commits/{settings.head_sha}/check-runs",
+        {"check_name": settings.name, "filter": "all", "per_page": 100},
+        list_item="check_runs",
+    )
+    for index, run in enumerate(runs):
+        if index >= 100 * LOOKUP_MAX_PAGES:
+            break
+        if run.external_id == settings.external_id:
+            return run
+    return None
+
+
+def _output(p: Plan, notes: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"title": p.title, "summary": p.summary, "text": p.text}
+    if notes:
+        out["annotations"] = list(notes)
+    return out
+
+
+def _one_line(text: str) -> str:
+    return markdown.truncate(markdown.one_line(text), 300)
+
+
+def publish(report: Mapping[str, Any], settings: Settings,
+            sleep: Callable[[float], None] = time.sleep) -> PublishResult:
+    """Create (or, for the same ``external_id``, update) the check run for ``report``."""
+    p = plan(report, settings)
+    total = len(p.annotations)
+    try:
+        return _publish(p, settings, sleep)
+    except Exception as exc:  # publishing must never decide anything: report, don't raise
+        return PublishResult(False, _one_line(f"{type(exc).__name__}: {exc}"),
+                             annotations_total=total)
+
+
+def _publish(p: Plan, settings: Settings, sleep: Callable[[float], None]) -> PublishResult:
+    from github import Auth, Github
+
+    total = len(p.annotations)
+    if not settings.token:
+        return PublishResult(False, "no token", annotations_total=total)
+    gh = Github(
+        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
+        retry=_retry(settings), timeout=settings.timeout, lazy=True,
+        seconds_between_requests=None, seconds_between_writes=None,
+    )
+    try:
+        repo = gh.get_repo(settings.repository)
+        marker = _marker(settings)
+        look = bool(settings.external_id) and (marker is None or marker.exists())
+        sent = 0
+        created = False
+        run: CheckRun | None = None
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                if look:
+                    run = _find(repo, settings)
+                    look = False
+                    sent = min(run.output.annotations_count, total) if run is not None else 0
+                    if run is not None:
+                        run = _update(run, p, settings, sent)
+                        sent = min(total, sent + ANNOTATIONS_PER_REQUEST)
+                if run is None:
+                    _write_marker(marker, None)
+                    run = _create(repo, p, settings)
+                    created = True
+                    sent = min(total, ANNOTATIONS_PER_REQUEST)
+                while sent < total:
+                    batch = list(p.annotations[sent:sent + ANNOTATIONS_PER_REQUEST])
+                    run.edit(output=_output(p, batch))
+                    sent += len(batch)
+                _write_marker(marker, run.id)
+                return PublishResult(True, "", url=run.html_url, check_run_id=run.id,
+                                     created=created, annotations_sent=sent,
+                                     annotations_total=total, attempts=attempts)
+            except Exception as exc:  # sorted into retry / give up
+                outcome = _classify(exc)
+                if isinstance(outcome, _GiveUp):
+                    return PublishResult(False, _one_line(
+                        outcome.reason),
+                        annotations_sent=sent if run is not None else 0,
+                        annotations_total=total, attempts=attempts,
+                        url=run.html_url if run is not None else None,
+                        check_run_id=run.id if run is not None else None)
+                assert isinstance(outcome, _Ambiguous)
+                if attempts > settings.max_retries:
+                    return PublishResult(False, _one_line(
+                        f"{outcome.reason} "
+                        f"(gave up after {attempts} attempts)"),
+                        annotations_total=total, attempts=attempts)
+                wait = min(settings.max_wait, settings.backoff * 2 ** (attempts - 1))
+                if outcome.wait is not None:
+                    if outcome.wait > settings.max_wait:
+                        return PublishResult(False, _one_line(
+                            f"{outcome.reason}; Retry-After "
+                            f"{outcome.wait:g}s is longer than allowed"),
+                            annotations_total=total, attempts=attempts)
+                    wait = max(wait, outcome.wait)
+                sleep(wait)
+                if settings.external_id:
+                    look = True  # resume from what GitHub holds
+                    run = None
+                # without an external_id there is nothing to find: retry where we were
+    finally:
+        gh.close()
+
+
+def _create(repo: Repository, p: Plan, settings: Settings) -> CheckRun:
+    first = list(p.annotations[:ANNOTATIONS_PER_REQUEST])
+    kwargs: dict[str, Any] = {}
+    if settings.external_id:
+        kwargs["external_id"] = settings.external_id
+    if settings.details_url:
+        kwargs["details_url"] = settings.details_url
+    return repo.create_check_run(
+        name=p.name, head_sha=settings.head_sha, status="completed", conclusion=p.conclusion,
+        output=_output(p, first), **kwargs,
+    )
+
+
+def _update(run: CheckRun, p: Plan, settings: Settings, already: int) -> CheckRun:
+    batch = list(p.annotations[already:already + ANNOTATIONS_PER_REQUEST])
+    kwargs: dict[str, Any] = {}
+    if settings.details_url:
+        kwargs["details_url"] = settings.details_url
+    run.edit(status="completed", conclusion=p.conclusion, output=_output(p, batch), **kwargs)
+    return run
