@@ -324,6 +324,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return OPEN if demo.run(print) else CLOSED
 
 
+def cmd_action(args: argparse.Namespace) -> int:
+    from gate import action
+
+    return action.run()
+
+
 # --- parser -----------------------------------------------------------------------------------
 
 
@@ -458,7 +464,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "else 30)")
 
     _add(sub, "demo", cmd_demo, "run every gate on the examples shipped in the package")
+    _add(sub, "action", cmd_action,
+         "what the composite action runs (configured by GATE_* environment variables)")
 
+    from gate import github_cli
+
+    github_cli.add_commands(sub)
     return parser
 
 

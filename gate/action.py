@@ -1,0 +1,233 @@
+"""``gate action``: what the composite action runs, configured only through the environment.
+
+``action.yml`` passes every input through ``env:`` (never ``${{ }}`` inside ``run:``); this
+module reads them once into a frozen :class:`Settings`, then does one mode's work:
+
+* ``stamp``: run (or record) the test run and write one stamp per manifest property into a
+  fresh folder, and name the artifact the next step uploads.
+* ``gate``: classify every downloaded stamp, optionally verify a receipt and audit a halt ledger,
+  write the JSON report, publish the check run (degrading to workflow-command annotations
+  without ``checks: write``), write the job summary and the step outputs, and exit 1 when the
+  gate is closed (unless ``fail-on-closed`` is false). The decision never depends on whether
+  publishing worked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateInputError
+
+_PREFIX = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_JOB = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw in ("true", "false"):
+        return raw == "true"
+    raise GateInputError(name, "(input)", f"must be true or false, not {raw!r}")
+
+
+def _int(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    if raw == "":
+        return None
+    if not re.fullmatch(r"-?[0-9]{1,18}", raw):
+        raise GateInputError(name, "(input)", f"must be a whole number, not {raw!r}")
+    return int(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the action was given, read once from the environment."""
+
+    mode: str
+    fail_on_closed: bool
+    runner_temp: Path
+    job: str
+    run_attempt: str
+    # stamp mode
+    server_class: str
+    manifest: str
+    root: str
+    junit: str
+    command: str
+    exit_code: int | None
+    timeout_seconds: int | None
+    artifact_prefix: str
+    # gate mode
+    stamps_dir: str
+    policy: str
+    receipt: str
+    diff: str
+    prompt: str
+    model_id: str
+    workspace_generation: str
+    halt_ledger: str
+    check_name: str
+    token: str
+    now: int | None
+    output_file: str
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        mode = env.get("GATE_MODE", "gate").strip() or "gate"
+        if mode not in ("gate", "stamp"):
+            raise GateInputError("mode", "(input)", f"must be gate or stamp, not {mode!r}")
+        prefix = env.get("GATE_ARTIFACT_PREFIX", "gate-stamps").strip() or "gate-stamps"
+        if not _PREFIX.match(prefix):
+            raise GateInputError("artifact-prefix", "(input)",
+                                 "letters, digits, '.', '_' and '-' only, at most 64")
+        runner_temp = env.get("RUNNER_TEMP", "").strip()
+        if not runner_temp:
+            raise GateInputError("RUNNER_TEMP", "(env)", "not set: run this inside a job")
+        return cls(
+            mode=mode,
+            fail_on_closed=_bool(env, "GATE_FAIL_ON_CLOSED", True),
+            runner_temp=Path(runner_temp),
+            job=_JOB.sub("-", env.get("GITHUB_JOB", "job")) or "job",
+            run_attempt=_JOB.sub("-", env.get("GITHUB_RUN_ATTEMPT", "1")) or "1",
+            server_class=env.get("GATE_SERVER_CLASS", "").strip(),
+            manifest=env.get("GATE_MANIFEST", "").strip() or ".github/gate.yml",
+            root=env.get("GATE_ROOT", "").strip() or ".",
+            junit=env.get("GATE_JUNIT", "").strip(),
+            command=env.get("GATE_COMMAND", ""),
+            exit_code=_int(env, "GATE_EXIT_CODE"),
+            timeout_seconds=_int(env, "GATE_TIMEOUT_SECONDS"),
+            artifact_prefix=prefix,
+            stamps_dir=env.get("GATE_STAMPS_DIR", "").strip(),
+            policy=env.get("GATE_POLICY", "").strip(),
+            receipt=env.get("GATE_RECEIPT", "").strip(),
+            diff=env.get("GATE_DIFF", "").strip(),
+            prompt=env.get("GATE_PROMPT", "").strip(),
+            model_id=env.get("GATE_MODEL_ID", "").strip(),
+            workspace_generation=env.get("GATE_WORKSPACE_GENERATION", "").strip(),
+            halt_ledger=env.get("GATE_HALT_LEDGER", "").strip(),
+            check_name=env.get("GATE_CHECK_NAME", "").strip() or "agent-patch gate",
+            token=env.get("GATE_GITHUB_TOKEN", "").strip(),
+            now=_int(env, "GATE_NOW"),
+            output_file=env.get("GITHUB_OUTPUT", ""),
+        )
+
+    @property
+    def work_dir(self) -> Path:
+        return self.runner_temp / "agent-patch-gate"
+
+
+def _stamp(settings: Settings, gate_main: Callable[[list[str]], int]) -> int:
+    from gate import workflow
+
+    if settings.server_class not in ("local-pinned", "free-server"):
+        raise GateInputError("server-class", "(input)",
+                             "stamp mode needs server-class local-pinned or free-server")
+    unique = secrets.token_hex(4)
+    name = (f"{settings.artifact_prefix}-{settings.server_class}-{settings.job}-"
+            f"{settings.run_attempt}-{unique}")
+    out = settings.work_dir / "stamps-out" / name
+    argv = ["stamp", "--manifest", settings.manifest, "--root", settings.root,
+            "--server-class", settings.server_class, "--out", str(out),
+            "--run-id-prefix", f"{unique}-{settings.job}-{settings.run_attempt}"]
+    if settings.junit:
+        argv += ["--junit", settings.junit]
+    if settings.command.strip():
+        if settings.exit_code is not None:
+            raise GateInputError("exit-code", "(input)", "give command or exit-code, not both")
+        if settings.timeout_seconds is not None:
+            argv += ["--timeout", str(settings.timeout_seconds)]
+        argv += ["--", "bash", "-c", settings.command]
+    elif settings.exit_code is not None:
+        argv += ["--exit-code", str(settings.exit_code)]
+    else:
+        raise GateInputError("command", "(input)",
+                             "stamp mode needs a command to run or the exit-code of a test step")
+    code = gate_main(argv)
+    if code != 0:
+        return code
+    if settings.output_file:
+        workflow.write_outputs(Path(settings.output_file),
+                               {"stamps-dir": str(out), "artifact-name": name})
+    return 0
+
+
+def _receipt_section(settings: Settings) -> dict[str, Any] | None:
+    if not settings.receipt:
+        return None
+    missing = [name for name, value in (("diff", settings.diff), ("prompt", settings.prompt),
+                                        ("model-id", settings.model_id),
+                                        ("workspace-generation", settings.workspace_generation))
+               if not value]
+    if missing:
+        raise GateInputError("receipt", "(input)",
+                             "verifying a receipt also needs " + ", ".join(missing))
+    from gate import hashing, receipts, records
+
+    expected = {
+        "diff_sha256": hashing.file_digest(settings.diff)[1].hex(),
+        "prompt_sha256": hashing.file_digest(settings.prompt)[1].hex(),
+        "model_id": settings.model_id,
+        "workspace_generation": settings.workspace_generation,
+    }
+    document = records.load_receipt_document(Path(settings.receipt))
+    result = (receipts.ReceiptResult(False, (document,)) if isinstance(document, str)
+              else receipts.verify(document, expected))
+    return {"decision": "accept" if result.accepted else "reject", "line": result.line,
+            "mismatches": list(result.mismatches)}
+
+
+def _halt_section(settings: Settings, pol: Any) -> dict[str, Any] | None:
+    if not settings.halt_ledger:
+        return None
+    from gate import ledger
+
+    result = ledger.audit(Path(settings.halt_ledger), pol.halt)
+    return {"failed": result.failed, "denominator": result.denominator,
+            "chain_ok": result.chain_ok, "problems": list(result.problems)}
+
+
+def _gate(settings: Settings, env: Mapping[str, str]) -> int:
+    from gate import github_cli, pairing, policy, records, workflow
+
+    now = settings.now if settings.now is not None else int(time.time())
+    policy_path = Path(settings.policy) if settings.policy else None
+    pol = policy.load(policy_path if policy_path is not None and policy_path.is_file() else None)
+    if not settings.stamps_dir:
+        raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
+    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.allowlist, now)
+    built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
+                                 halt_audit=_halt_section(settings, pol))
+    report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
+    records.write_report(report_path, built)
+
+    # The decision is made; what follows only shows it and never changes it.
+    github_env = {**env, "GITHUB_TOKEN": settings.token}
+    url, notes = github_cli.publish_report(built, github_env, name=settings.check_name)
+    github_cli.write_summary(built, url, notes, None, github_env)
+    outputs = workflow.report_outputs(built, str(report_path))
+    outputs["check-run-url"] = url or ""
+    github_cli.write_outputs(github_env, outputs)
+    counts = built["counts"]
+    print(f"agent-patch gate: {built['decision']} ({counts['rejected']} rejected, "
+          f"{counts['frozen']} frozen, {counts['accepted']} accepted); report: {report_path}")
+    if built["decision"] == "closed" and settings.fail_on_closed:
+        return 1
+    return 0
+
+
+def run(env: Mapping[str, str] | None = None) -> int:
+    from gate import cli
+
+    environ = os.environ if env is None else env
+    settings = Settings.from_env(environ)
+    if settings.mode == "stamp":
+        return _stamp(settings, cli.main)
+    return _gate(settings, environ)
