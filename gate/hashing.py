@@ -11,24 +11,47 @@ The byte format is written down in the README so anyone can recompute it::
 Each file is hashed on its own (streamed, so memory does not grow with file size), which lets
 many files be hashed on every core; the framing is unambiguous because every variable-length
 part is length-prefixed and every digest has a fixed length.
+
+How it is fast (bench/ measures it against OpenSSL): the tree is walked with ``os.scandir`` on
+bytes paths (the kernel's file type, no ``stat`` per entry, names are the framed bytes as they
+are); each file is opened once and checked with one ``fstat``; a file of up to 64 KiB is read
+whole with one ``read`` (a large one is streamed through a reused 1 MiB buffer); files are
+hashed on every core -- threads (``hashlib`` and ``read`` release the GIL) when the files are
+large enough for that to pay, and, for many small files where the GIL-held per-file work is
+the whole cost, forked worker processes that send back 40 bytes per file.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import struct
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gate import forked
 from gate.errors import GateInputError
 from gate.files import NONBLOCK, canonical_json, write_once
 
 FORMAT = b"gate-fixture-v1\n"
 _U64 = 8
+_U64BE = struct.Struct(">Q")
+
+#: Files up to this size are read whole with one ``read``; larger ones are streamed.
+_WHOLE = 1 << 16
+#: The streaming buffer (one per thread, reused).
+_CHUNK = 1 << 20
+#: Files per task handed to a worker thread.
+_BATCH = 64
+#: Below this many files, or above this average size, worker processes do not pay.
+_FORK_MIN_FILES = 4096
+_FORK_MAX_AVG = 16 * 1024
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +71,30 @@ def _encode_name(relative: str, source: str) -> bytes:
         raise GateInputError(source, "(path)", "file name is not valid UTF-8") from None
 
 
-def _walk(directory: str, root: str, out: list[FixtureFile]) -> None:
-    try:
-        entries = list(os.scandir(directory))
-    except OSError as exc:
-        raise GateInputError(directory, "(path)", f"cannot list: {exc.strerror}") from None
-    for entry in entries:
-        if entry.is_symlink():
-            raise GateInputError(entry.path, "(path)", "symbolic link in fixture set refused")
-        if entry.is_dir(follow_symlinks=False):
-            _walk(entry.path, root, out)
-        elif entry.is_file(follow_symlinks=False):
-            rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-            out.append(FixtureFile(_encode_name(rel, entry.path), entry.path))
-        else:
-            raise GateInputError(entry.path, "(path)", "special file in fixture set refused")
+def _walk(directory: bytes, prefix: bytes, out: list[bytes]) -> None:
+    """Append the names (``prefix`` + relative path) of every file under ``directory``."""
+    pending = [(directory, prefix)]
+    while pending:
+        folder, base = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            raise GateInputError(os.fsdecode(folder), "(path)",
+                                 f"cannot list: {exc.strerror}") from None
+        for entry in entries:
+            # is_file/is_dir with follow_symlinks=False are False for a link: the common case
+            # costs no system call (the kernel's d_type), links and specials are refused below.
+            if entry.is_file(follow_symlinks=False):
+                out.append(base + entry.name)
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append((entry.path, base + entry.name + b"/"))
+            elif entry.is_symlink():
+                raise GateInputError(os.fsdecode(entry.path), "(path)",
+                                     "symbolic link in fixture set refused")
+            else:
+                raise GateInputError(os.fsdecode(entry.path), "(path)",
+                                     "special file in fixture set refused")
 
 
 def _refuse_linked_parents(rel: str, root_abs: str, source: str) -> None:
@@ -74,12 +106,25 @@ def _refuse_linked_parents(rel: str, root_abs: str, source: str) -> None:
             raise GateInputError(source, "(path)", "symbolic link in fixture set refused")
 
 
-def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
-    """Every file under ``paths``, named relative to ``root``, ordered by name; no duplicates."""
+def _check_utf8(names: list[bytes], root: bytes) -> None:
+    try:
+        b"\x00".join(names).decode("utf-8")  # one pass; NUL never occurs in a file name
+    except UnicodeDecodeError:
+        for name in names:
+            try:
+                name.decode("utf-8")
+            except UnicodeDecodeError:
+                raise GateInputError(os.fsdecode(os.path.join(root, name)), "(path)",
+                                     "file name is not valid UTF-8") from None
+
+
+def _collect_names(paths: Sequence[Path], root: Path) -> tuple[bytes, list[bytes]]:
+    """(absolute root, every file's name relative to it, sorted, no duplicates)."""
     root_abs = os.path.abspath(root)
     if not os.path.isdir(root_abs):
         raise GateInputError(str(root), "(root)", "root is not a directory")
-    found: list[FixtureFile] = []
+    root_b = os.fsencode(root_abs)
+    found: list[bytes] = []
     for given in paths:
         absolute = os.path.abspath(given)
         rel = os.path.relpath(absolute, root_abs)
@@ -93,44 +138,169 @@ def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
         if stat.S_ISLNK(mode):
             raise GateInputError(str(given), "(path)", "symbolic link in fixture set refused")
         if stat.S_ISDIR(mode):
-            _walk(absolute, root_abs, found)
+            prefix = b"" if rel == os.curdir else _encode_name(
+                rel.replace(os.sep, "/"), str(given)) + b"/"
+            _walk(os.fsencode(absolute), prefix, found)
         elif stat.S_ISREG(mode):
-            found.append(FixtureFile(_encode_name(rel.replace(os.sep, "/"), str(given)), absolute))
+            found.append(_encode_name(rel.replace(os.sep, "/"), str(given)))
         else:
             raise GateInputError(str(given), "(path)", "special file in fixture set refused")
-    unique = {f.name: f for f in found}
-    if not unique:
+    names = sorted(set(found)) if len(paths) > 1 else sorted(found)
+    if not names:
         raise GateInputError(", ".join(str(p) for p in paths) or "(none)", "(path)",
                              "empty fixture set")
-    return [unique[name] for name in sorted(unique)]
+    _check_utf8(names, root_b)
+    return root_b, names
+
+
+def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
+    """Every file under ``paths``, named relative to ``root``, ordered by name; no duplicates."""
+    root_b, names = _collect_names(paths, root)
+    return [FixtureFile(n, os.fsdecode(os.path.join(root_b, n))) for n in names]
+
+
+# --- one file -------------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def _buffer() -> bytearray:
+    buf: bytearray | None = getattr(_local, "buf", None)
+    if buf is None:
+        buf = _local.buf = bytearray(_CHUNK)
+    return buf
+
+
+def _stream(fd: int, digest: Any, total: int, limit: int) -> int:
+    """Feed the rest of ``fd`` to ``digest``; stops once past ``limit`` (the file grew)."""
+    buf = _buffer()
+    view = memoryview(buf)
+    readv = getattr(os, "readv", None)
+    while total <= limit:
+        if readv is not None:
+            n = readv(fd, [buf])
+            if not n:
+                break
+            digest.update(view[:n])
+        else:  # pragma: no cover - platforms without readv
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            n = len(chunk)
+            digest.update(chunk)
+        total += n
+    return total
+
+
+def _digest_fd(fd: int, source: str | bytes) -> tuple[int, bytes]:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise GateInputError(os.fsdecode(source), "(file)", "not a regular file")
+    size = info.st_size
+    if size <= _WHOLE:
+        data = os.read(fd, size + 1)  # one more byte than expected: a grown file shows
+        if len(data) == size:
+            return size, hashlib.sha256(data).digest()
+        digest = hashlib.sha256(data)
+        total = _stream(fd, digest, len(data), size) if len(data) < size else len(data)
+    else:
+        digest = hashlib.sha256()
+        total = _stream(fd, digest, 0, size)
+    if total != size:
+        raise GateInputError(os.fsdecode(source), "(file)",
+                             "file changed while it was being hashed")
+    return size, digest.digest()
+
+
+def _digest_path(path: str | bytes) -> tuple[int, bytes]:
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        raise GateInputError(os.fsdecode(path), "(file)",
+                             f"cannot open: {exc.strerror}") from None
+    try:
+        return _digest_fd(fd, path)
+    finally:
+        os.close(fd)
 
 
 def file_digest(path: str) -> tuple[int, bytes]:
     """(size, raw SHA-256) of one regular file, streamed; refuses links and special files."""
+    return _digest_path(path)
+
+
+# --- many files -----------------------------------------------------------------------------
+
+
+def _cores() -> int:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK)
-    except OSError as exc:
-        raise GateInputError(path, "(file)", f"cannot open: {exc.strerror}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before fdopen, which raises on a folder
-        os.close(fd)
-        raise GateInputError(path, "(file)", "not a regular file")
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise GateInputError(path, "(file)", "not a regular file")
-        digest = hashlib.file_digest(handle, "sha256")
-        size = handle.tell()
-    if size != info.st_size:
-        raise GateInputError(path, "(file)", "file changed while it was being hashed")
-    return size, digest.digest()
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
-def _digests(files: Sequence[FixtureFile], workers: int | None) -> list[tuple[int, bytes]]:
-    count = workers if workers is not None else min(32, os.cpu_count() or 1)
-    if count <= 1 or len(files) < 2:
-        return [file_digest(f.path) for f in files]
+def _frame(root: bytes, names: Sequence[bytes]) -> bytearray:
+    """The framed records (``F`` + name + size + digest) of ``names``, in that order."""
+    base = root if root.endswith(b"/") else root + b"/"
+    out = bytearray()
+    pack = _U64BE.pack
+    for name in names:
+        size, digest = _digest_path(base + name)
+        out += b"F" + pack(len(name)) + name + pack(size) + digest
+    return out
+
+
+def _threads(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    batches = [names[i:i + _BATCH] for i in range(0, len(names), _BATCH)]
     with ThreadPoolExecutor(max_workers=count) as pool:
-        return list(pool.map(file_digest, (f.path for f in files), chunksize=16))
+        yield from pool.map(lambda batch: _frame(root, batch), batches)
+
+
+def _forked(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]:
+    """Slice 0 here, slices 1.. in forked children that send back their framed records."""
+    step = -(-len(names) // count)
+    slices = [names[i:i + step] for i in range(0, len(names), step)]
+    children = [forked.start(functools.partial(_frame_bytes, root, part)) for part in slices[1:]]
+    try:
+        yield _frame(root, slices[0])
+        for part in slices[1:]:
+            data = forked.join(children.pop(0))
+            yield bytearray(data) if data is not None else _frame(root, part)
+    finally:
+        for child in children:  # stopped early (an error came first): end and reap the rest
+            forked.abandon(child)
+
+
+def _frame_bytes(root: bytes, names: Sequence[bytes]) -> bytes:
+    return bytes(_frame(root, names))
+
+
+def _average_size(root: bytes, names: list[bytes]) -> float:
+    """Mean size of a few files spread over the set (lstat; it only chooses a strategy)."""
+    probe = names[:: max(1, len(names) // 16)][:16]
+    total = 0
+    for name in probe:
+        try:
+            total += os.lstat(os.path.join(root, name)).st_size
+        except OSError:
+            return 0.0
+    return total / len(probe)
+
+
+def _framed(root: bytes, names: list[bytes], workers: int | None) -> Iterator[bytearray]:
+    """Every file's framed record, in name order, in pieces; hashed on every core."""
+    count = workers if workers is not None else min(32, _cores())
+    count = min(count, len(names))
+    if count <= 1:
+        for i in range(0, len(names), 4096):
+            yield _frame(root, names[i:i + 4096])
+    elif (len(names) >= _FORK_MIN_FILES and forked.can_fork()
+          and _average_size(root, names) <= _FORK_MAX_AVG):
+        yield from _forked(root, names, count)
+    else:
+        yield from _threads(root, names, count)
 
 
 def encode(entries: Iterable[tuple[bytes, int, bytes]], card: dict[str, Any] | None) -> bytes:
@@ -153,10 +323,13 @@ def fixture_hash(
     *,
     workers: int | None = None,
 ) -> str:
-    files = collect(paths, root)
-    sums = _digests(files, workers)
-    framed = encode(((f.name, s, d) for f, (s, d) in zip(files, sums, strict=True)), card)
-    return hashlib.sha256(framed).hexdigest()
+    """The ``gate-fixture-v1`` digest: the bytes :func:`encode` frames, hashed as they come."""
+    root_b, names = _collect_names(paths, root)
+    outer = hashlib.sha256(FORMAT)
+    for piece in _framed(root_b, names, workers):
+        outer.update(piece)
+    outer.update(encode((), card)[len(FORMAT):])
+    return outer.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,78 @@
+"""``python -m bench``: run every benchmark, print ours, the baseline (same run) and the ratio.
+
+    python -m bench                 # full sizes (about 10 minutes on 2 cores)
+    python -m bench --quick         # small smoke sizes (seconds)
+    python -m bench --only hashing --only startup
+    python -m bench --profile       # also cProfile the hashing and classify runs
+    python -m bench --json out.json # the ratio lines as JSON too
+
+Every result is one line starting with ``RATIO``. Generated data goes under a temporary folder
+(``--tmp`` to choose where) and is removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import action, classify, hashing, ledger, startup
+from bench.common import ROOT, Results, machine, say
+
+BENCHMARKS = {
+    "hashing": hashing.bench,
+    "classify": classify.bench,
+    "ledger": ledger.bench,
+    "startup": startup.bench,
+    "action": action.bench,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small smoke sizes")
+    parser.add_argument("--only", action="append", choices=sorted(BENCHMARKS),
+                        help="run this benchmark (repeatable; default: all)")
+    parser.add_argument("--reps", type=int, default=None,
+                        help="timed runs per side (default 3; 1 with --quick)")
+    parser.add_argument("--profile", action="store_true", help="print cProfile summaries")
+    parser.add_argument("--no-act", action="store_true", help="skip the act runs")
+    parser.add_argument("--tmp", metavar="DIR", help="where generated data goes")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    reps = args.reps or (1 if args.quick else 3)
+    chosen = args.only or list(BENCHMARKS)
+    info = machine()
+    say("# machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+    say(f"# mode: {'quick' if args.quick else 'full'}, reps={reps}, benchmarks={','.join(chosen)}")
+    results = Results()
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="gate-bench-", dir=args.tmp))
+    try:
+        for name in chosen:
+            part = time.perf_counter()
+            folder = work / name
+            folder.mkdir()
+            if name == "action":
+                action.bench(results, folder, args.quick, reps, args.profile,
+                             act=not args.no_act)
+            else:
+                BENCHMARKS[name](results, folder, args.quick, reps, args.profile)
+            say(f"# {name} done in {time.perf_counter() - part:.1f}s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    say(f"# total {time.perf_counter() - started:.1f}s")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"machine": info, "results": results.lines},
+                                              indent=2) + "\n")
+    missed = [line["name"] for line in results.lines if line["verdict"] == "MISSED"]
+    if missed:
+        say("# targets missed: " + "; ".join(missed))
+    return 0

@@ -1,0 +1,83 @@
+"""Part of a job in a forked child process, on another core.
+
+Used where per-file Python work dominates (hashing many small files, loading many stamps) and
+threads would only take turns on the GIL. The child runs one function that returns bytes and
+exits; the parent reads them from a pipe. A bad-input error in the child comes back as the same
+:class:`~gate.errors.GateInputError`; a child that fails for any other reason yields ``None``
+and the caller does that part itself, so the result never depends on the child, only the time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gate.errors import GateInputError
+
+
+def can_fork() -> bool:
+    """Forking a process that runs other threads can deadlock the child: never do it then."""
+    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Child:
+    pid: int
+    read_fd: int
+
+
+def start(work: Callable[[], bytes]) -> Child:
+    """Run ``work`` in a forked child; collect it with :func:`join` or end it with
+    :func:`abandon`."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child process (coverage does not follow)
+        os.close(read_fd)
+        code = 0
+        try:
+            try:
+                message = b"K" + work()
+            except GateInputError as exc:
+                message = b"E" + json.dumps([exc.source, exc.field, exc.message]).encode()
+            view = memoryview(message)
+            while view:
+                view = view[os.write(write_fd, view):]
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return Child(pid, read_fd)
+
+
+def join(child: Child) -> bytes | None:
+    """The child's bytes; its GateInputError raised here; None if it failed otherwise."""
+    data = bytearray()
+    try:
+        while chunk := os.read(child.read_fd, 1 << 20):
+            data += chunk
+    finally:
+        os.close(child.read_fd)
+        _, status = os.waitpid(child.pid, 0)
+    if status == 0 and data[:1] == b"E":
+        source, field, message = json.loads(data[1:])
+        raise GateInputError(source, field, message)
+    if status == 0 and data[:1] == b"K":
+        return bytes(data[1:])
+    return None
+
+
+def abandon(child: Child) -> None:
+    """End a child whose result is no longer wanted (an error came first), and reap it."""
+    with contextlib.suppress(OSError):
+        os.close(child.read_fd)
+    with contextlib.suppress(OSError):
+        os.kill(child.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(child.pid, 0)

@@ -1,0 +1,116 @@
+"""The forked-child paths (hashing many small files, loading many stamps) give exactly what
+the single-process paths give, including which bad file is reported."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gate import forked, hashing, pairing
+from gate.errors import GateInputError
+from tests.core_helpers import FREE, LOCAL, stamp, write_json
+
+
+@pytest.fixture
+def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts forked children, so a test knows the fork path really ran."""
+    seen: list[int] = []
+    real = forked.start
+
+    def counting(work: Callable[[], bytes]) -> forked.Child:
+        child = real(work)
+        seen.append(child.pid)
+        return child
+
+    monkeypatch.setattr(forked, "start", counting)
+    return seen
+
+
+def test_join_returns_bytes_raises_bad_input_and_survives_a_crash() -> None:
+    assert forked.join(forked.start(lambda: b"abc")) == b"abc"
+
+    def bad() -> bytes:
+        raise GateInputError("stamps/x.json", "outcome", "not one of the four")
+
+    with pytest.raises(GateInputError) as caught:
+        forked.join(forked.start(bad))
+    assert (caught.value.source, caught.value.field) == ("stamps/x.json", "outcome")
+
+    def crash() -> bytes:
+        raise RuntimeError("boom")
+
+    assert forked.join(forked.start(crash)) is None
+
+
+def _tree(root: Path, count: int) -> None:
+    for i in range(count):
+        (root / f"d{i % 3}").mkdir(exist_ok=True)
+        (root / f"d{i % 3}" / f"f{i:03}.txt").write_bytes(f"content {i}\n".encode() * (i % 5))
+
+
+def test_hashing_in_children_equals_one_process(tmp_path: Path, starts: list[int],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(tmp_path, 60)
+    single = hashing.fixture_hash([tmp_path], tmp_path, {"property": "p"}, workers=1)
+    monkeypatch.setattr(hashing, "_FORK_MIN_FILES", 4)
+    assert hashing.fixture_hash([tmp_path], tmp_path, {"property": "p"}, workers=2) == single
+    assert starts, "the fork path did not run"
+
+
+def test_hashing_reports_a_special_file_a_child_met(tmp_path: Path, starts: list[int],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(tmp_path, 60)
+    fifo = tmp_path / "d2" / "zz-fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(GateInputError) as single:
+        hashing.fixture_hash([tmp_path], tmp_path, None, workers=1)
+    monkeypatch.setattr(hashing, "_FORK_MIN_FILES", 4)
+    with pytest.raises(GateInputError) as split:
+        hashing.fixture_hash([tmp_path], tmp_path, None, workers=2)
+    assert str(split.value) == str(single.value)
+    assert "zz-fifo" in split.value.source
+
+
+def _stamps(root: Path, tests: int) -> None:
+    for i in range(tests):
+        for cls, run in ((LOCAL, "l"), (FREE, "f")):
+            value = stamp(cls, "pass", run_id=f"{run}{i:03}")
+            value["test_id"] = f"t{i:03}"
+            write_json(root / cls / f"{run}{i:03}.json", value)
+
+
+def _decide(root: Path) -> list[dict[str, object]]:
+    return [d.entry for d in pairing.decide_folder(root, (), 1_790_000_000)]
+
+
+def test_loading_stamps_in_a_child_equals_one_process(tmp_path: Path, starts: list[int],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    _stamps(tmp_path, 30)
+    single = _decide(tmp_path)
+    monkeypatch.setattr(pairing, "_FORK_MIN_FILES", 4)
+    assert _decide(tmp_path) == single
+    assert len(starts) == 1
+
+
+@pytest.mark.parametrize("bad", [["l005"], ["f020"], ["l005", "f020"]])
+def test_the_first_bad_stamp_in_path_order_is_reported(tmp_path: Path, starts: list[int],
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      bad: list[str]) -> None:
+    _stamps(tmp_path, 30)
+    for run in bad:
+        folder = LOCAL if run.startswith("l") else FREE
+        path = tmp_path / folder / f"{run}.json"
+        broken = json.loads(path.read_text())
+        broken["outcome"] = "ok"
+        path.write_text(json.dumps(broken))
+    with pytest.raises(GateInputError) as single:
+        _decide(tmp_path)
+    monkeypatch.setattr(pairing, "_FORK_MIN_FILES", 4)
+    with pytest.raises(GateInputError) as split:
+        _decide(tmp_path)
+    assert str(split.value) == str(single.value)
+    assert starts

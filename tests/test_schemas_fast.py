@@ -1,0 +1,140 @@
+"""The fast validator (fastjsonschema, compiled from the same schema files) agrees with
+jsonschema on valid and mutated records of every schema; "valid" from it is final, so it must
+never accept what jsonschema refuses (strict integers, ECMA ``$``, arrays are lists)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate import schemas
+from gate.errors import GateInputError
+from tests.core_helpers import LOCAL, allow_entry, binding_record, stamp
+from tests.test_schemas import MINIMAL
+from tests.test_summary import make_report
+
+SHA = "a" * 64
+
+BASES: dict[str, list[Any]] = {name: [copy.deepcopy(record)] for name, record in MINIMAL.items()}
+BASES["stamp"].append(stamp(LOCAL, "pass", run_id="L1", fixture_sha256=SHA))
+BASES["ledger-entry"].append({
+    "v": 1, "seq": 2, "prev": SHA, "hash": "b" * 64, "at": 1, "kind": "decision",
+    "attempt_id": "a1", "binding": binding_record(), "issued_generation": 1,
+    "decision": "allow", "row": 4, "reason": "closed fixture", "target_class": "fixture",
+    "expected": None})
+BASES["policy"].append({"allowlist": [allow_entry()]})
+BASES["report"].append(make_report(rejected=2, frozen=1, accepted=1))
+BASES["manifest"] = [{"version": 1, "properties": [
+    {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
+     "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]
+
+TRICKY: list[Any] = [
+    0, 1, -1, 7, 7.0, 1.0, 0.0, 1.5, True, False, None, 2**70, "", "x", "a" * 64,
+    "a" * 64 + "\n", "A" * 64, "0" * 63, "/abs", "\\win", " ", "pass", "bind", "fixture",
+    "local-pinned", "free-server", "x" * 5000, [], [1], ["a"], {}, {"x": 1}, (1,), ("a",),
+]
+
+
+def _paths(doc: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [here]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out += _paths(value, (*here, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            out += _paths(value, (*here, index))
+    return out
+
+
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        doc = doc[part]
+    return doc
+
+
+@st.composite
+def mutated(draw: st.DrawFn, name: str) -> Any:
+    doc = copy.deepcopy(draw(st.sampled_from(BASES[name])))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(doc)
+        path = draw(st.sampled_from(paths))
+        op = draw(st.sampled_from(["replace", "replace", "drop", "add", "dup"]))
+        if not path:
+            if op == "replace":
+                doc = copy.deepcopy(draw(st.sampled_from(TRICKY)))
+            continue
+        parent = _at(doc, path[:-1])
+        if op == "replace":
+            parent[path[-1]] = copy.deepcopy(draw(st.sampled_from(TRICKY)))
+        elif op == "drop":
+            del parent[path[-1]]
+        elif op == "add" and isinstance(parent, dict):
+            parent[draw(st.sampled_from(["extra", "note", "_x", "v"]))] = copy.deepcopy(
+                draw(st.sampled_from(TRICKY)))
+        elif op == "dup" and isinstance(parent, list):
+            parent.append(copy.deepcopy(parent[path[-1]]))
+    return doc
+
+
+def _slow(name: str, doc: Any) -> bool:
+    return bool(schemas.validator(name).is_valid(doc))
+
+
+@pytest.mark.parametrize("name", schemas.NAMES)
+def test_every_schema_has_a_fast_validator(name: str) -> None:
+    assert schemas._fast(name) is not None, name
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+def test_bases_valid_in_both(name: str) -> None:
+    for doc in BASES[name]:
+        assert _slow(name, doc), (name, doc)
+        assert schemas.fast_is_valid(name, doc), (name, doc)
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fast_agrees_with_jsonschema(name: str, data: st.DataObject) -> None:
+    doc = data.draw(mutated(name))
+    assert schemas.fast_is_valid(name, doc) == _slow(name, doc), doc
+    assert schemas.is_valid(name, doc) == _slow(name, doc)
+
+
+@pytest.mark.parametrize("value", [7.0, True, False, 1.5, "7", None])
+def test_strict_integer_in_both(value: Any) -> None:
+    card = {"property": "p", "cases": value, "seed": 0}
+    assert schemas.fast_is_valid("sample-card", card) is False
+    assert not _slow("sample-card", card)
+    with pytest.raises(GateInputError) as caught:
+        schemas.validate("sample-card", card, "card.json")
+    assert caught.value.field == "cases"
+
+
+def test_ecma_dollar_in_both() -> None:
+    doc = copy.deepcopy(MINIMAL["stamp"])
+    doc["fixture_hash"] = "a" * 64 + "\n"
+    assert schemas.fast_is_valid("stamp", doc) is False
+    assert not _slow("stamp", doc)
+    with pytest.raises(GateInputError) as caught:
+        schemas.validate("stamp", doc, "s.json")
+    assert caught.value.field == "fixture_hash"
+
+
+def test_tuples_are_not_arrays_in_either() -> None:
+    doc = copy.deepcopy(BASES["policy"][1])
+    doc["allowlist"] = tuple(doc["allowlist"])
+    assert schemas.fast_is_valid("policy", doc) is False
+    assert not _slow("policy", doc)
+
+
+def test_unaudited_keywords_leave_a_schema_to_jsonschema() -> None:
+    assert schemas._fast_supported({"type": "object", "properties": {"a": {"type": "integer"}}})
+    assert not schemas._fast_supported({"type": "object", "unevaluatedProperties": False})
+    assert not schemas._fast_supported({"items": [{"type": "string"}]})
+    assert not schemas._fast_supported({"$ref": "#/$defs/x", "minLength": 3})
+    assert schemas._fast_supported({"$ref": "#/$defs/x", "description": "fine"})
