@@ -212,6 +212,27 @@ def cmd_halt_check(args: argparse.Namespace) -> int:
     return OPEN if result.decision is halt.Decision.ALLOW else CLOSED
 
 
+def cmd_halt_hook(args: argparse.Namespace) -> int:
+    from gate import hook
+
+    return hook.main(args)
+
+
+def cmd_halt_repair_tail(args: argparse.Namespace) -> int:
+    from gate import ledger
+
+    try:
+        line, kept = ledger.repair_tail(Path(args.ledger))
+    except ledger.LedgerError as exc:
+        print(f"repair refused: {exc.field}: {exc.message}; nothing was changed")
+        return CLOSED
+    if kept is None:
+        print("no torn tail: nothing to repair")
+    else:
+        print(f"torn tail at line {line} moved to {kept}; the ledger ends at line {line - 1}")
+    return OPEN
+
+
 def cmd_halt_audit(args: argparse.Namespace) -> int:
     from gate import ledger, policy
 
@@ -416,6 +437,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ledger", metavar="L")
     p.add_argument("--policy", metavar="FILE")
     p.add_argument("--json", action="store_true")
+    p = _add(hsub, "repair-tail", cmd_halt_repair_tail,
+             "move a torn last line to L.torn-<time>, only if every complete line verifies "
+             "(exit 1 and no change otherwise)")
+    p.add_argument("ledger", metavar="L")
+    p = _add(hsub, "hook", cmd_halt_hook,
+             "pre-tool-use hook: one JSON tool call on stdin; exit 0 allows, 2 blocks")
+    from gate import hook
+
+    hook.add_arguments(p)
 
     p = _add(sub, "stamp", cmd_stamp,
              "run (or record) one test run and write one stamp per property, write-once")

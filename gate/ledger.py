@@ -14,8 +14,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ from typing import Any
 
 from gate import halt, schemas
 from gate.errors import GateInputError
-from gate.files import canonical_json
+from gate.files import canonical_json, parse_json
 
 GENESIS = "0" * 64
 
@@ -56,10 +56,16 @@ class _State:
     decided: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+#: Longest ledger line read (an entry is a few KiB at most); longer is refused before parsing.
+MAX_LINE_BYTES = 64 * 1024
+
+
 def _parse_line(raw: bytes, number: int, source: str) -> dict[str, Any]:
-    try:
-        entry = json.loads(raw)
-    except (ValueError, RecursionError):
+    if len(raw) > MAX_LINE_BYTES:
+        raise LedgerError(source, f"line {number}", f"longer than {MAX_LINE_BYTES} bytes")
+    try:  # strict: UTF-8, no duplicate keys (which value counts is a guess), no NaN
+        entry = parse_json(raw, source)
+    except GateInputError:
         raise LedgerError(source, f"line {number}", "not valid JSON (torn or edited)") from None
     if not isinstance(entry, dict):
         raise LedgerError(source, f"line {number}", "not a JSON object")
@@ -123,9 +129,17 @@ class Ledger:
         self.policy = policy or halt.HaltPolicy()
         self.halt_report = halt_report
         self._state = _State()
+        # flock excludes other open files, even in this process, but the in-memory state is
+        # shared by every thread using this object: guard it without relying on flock details.
+        self._thread_lock = threading.Lock()
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Any]:
+        with self._thread_lock, self._flocked() as handle:
+            yield handle
+
+    @contextlib.contextmanager
+    def _flocked(self) -> Iterator[Any]:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
@@ -167,6 +181,13 @@ class Ledger:
             schemas.validate("binding", binding.to_record(), f"{self.path} (binding)")
             self._append(handle, {"kind": "bind", "binding": binding.to_record()})
             return binding
+
+    def current_bindings(self) -> dict[str, halt.Binding]:
+        """The issuer's current binding of every run in the ledger, read under the lock."""
+        with self._locked():
+            issuer = self._state.issuer
+            return {run: binding for (run, gen), binding in issuer.bindings.items()
+                    if issuer.current.get(run) == gen}
 
     def check(self, binding: halt.Binding, issued_generation: int, attempt_id: str,
               expected: str | None = None) -> CheckResult:
@@ -279,3 +300,48 @@ def audit(path: Path, policy: halt.HaltPolicy | None = None) -> AuditResult:
             failed += 1
             problems.append(f"line {number}: attempt {entry['attempt_id']!r}: " + "; ".join(wrong))
     return AuditResult(failed, len(attempts), tuple(problems))
+
+
+def repair_tail(path: Path) -> tuple[int, Path | None]:
+    """Move a torn last line aside, only if every complete line before it verifies.
+
+    A write interrupted mid-line (a crash, a power cut) leaves bytes after the last newline;
+    ``Ledger`` then refuses to append and ``audit`` reports the torn line. This is the
+    documented way out: under the ledger's lock, every complete line is checked (JSON, schema,
+    sequence, chain, hash, bind generations); if any fails, :class:`LedgerError` is raised and
+    nothing is changed (an edit in the middle is never hidden by a repair). Otherwise the torn
+    bytes are written, write-once, to ``<ledger>.torn-<unix time>`` and the ledger is truncated
+    to its last complete line. Returns (the torn line's number, where its bytes went), or
+    (0, None) when the ledger has no torn tail.
+    """
+    from gate.files import write_once
+
+    source = str(path)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        raise GateInputError(source, "(file)", "no such file") from None
+    except OSError as exc:
+        raise GateInputError(source, "(file)", f"cannot open the ledger: {exc.strerror}") from None
+    with os.fdopen(fd, "r+b", buffering=0) as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            data = handle.read()
+            if not data or data.endswith(b"\n"):
+                return 0, None
+            cut = data.rfind(b"\n") + 1
+            state = _State()
+            for number, raw in enumerate(data[:cut].splitlines(), start=1):
+                _apply(state, _parse_line(raw, number, source), number, source)
+            torn_line = state.seq + 1
+            kept = path.with_name(f"{path.name}.torn-{int(time.time())}")
+            suffix = 0
+            while os.path.lexists(kept):
+                suffix += 1
+                kept = path.with_name(f"{path.name}.torn-{int(time.time())}.{suffix}")
+            write_once(kept, data[cut:])
+            os.ftruncate(handle.fileno(), cut)
+            os.fsync(handle.fileno())
+            return torn_line, kept
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,172 @@
+"""The pytest plugin (``--gate-stamps``) against ``gate stamp --manifest --junit`` on one run.
+
+One real pytest process of tests/plugin_suite runs under ``gate stamp -- ...`` with both
+``--junitxml`` and the plugin's options, so both routes stamp the very same run. The expected
+outcomes are written down here, independently of gate.outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.property_suite.harness import env, make_property, read_stamps, write_manifest
+
+SUITE = Path(__file__).resolve().parent / "plugin_suite"
+LOCAL = "local-pinned"
+# Fields allowed to differ between the two routes for the same run (see gate.pytest_plugin).
+ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes"}
+
+PLAN = {"c02": "fail", "c03": "group", "c04": "setup_error", "c05": "teardown_error",
+        "c06": "fail_teardown_error", "c07": "skip", "c08": "xfail", "c09": "xpass_strict",
+        "c10": "crash", "c11": "pytest_fail", "k02": "fail"}
+# test id -> (outcome, note) for both routes, where they agree
+AGREED = {
+    "c01": ("pass", None),
+    "c02": ("assert_fail", "JUnit <failure>"),
+    "c03": ("assert_fail", "JUnit <failure>"),  # a group made only of AssertionErrors
+    "c04": ("resource_exit", "JUnit <error> is not an assertion"),
+    "c05": ("resource_exit", "JUnit <error> is not an assertion"),
+    "c06": ("resource_exit", "ambiguous: matches 2 testcases in the JUnit report"),
+    "c07": ("resource_exit", "skipped"),
+    "c08": ("resource_exit", "skipped"),
+    "c12": ("resource_exit", "not in JUnit report"),  # deselected with -k
+    "c13": ("pass", None),
+    "k01": ("pass", None),
+    "k02": ("assert_fail", "JUnit <failure>"),
+    "k01_by_name": ("pass", None),  # matched by name alone
+    "ghost": ("resource_exit", "not in JUnit report"),  # no such test
+}
+# Where the plugin sees more than JUnit can say: the call failed, but not with an assertion.
+DIVERGENT = {"c09": "no exception (a strict xfail passed)", "c10": "RuntimeError",
+             "c11": "Failed"}
+
+
+def workspace(root: Path) -> Path:
+    for name in ("plug_suite.py", "pytest.ini"):
+        (root / name).write_bytes((SUITE / name).read_bytes())
+    entries: list[dict[str, Any]] = []
+    for n, test_id in enumerate([*AGREED, *DIVERGENT], start=1):
+        entry = make_property(root, test_id, seed=n, expires=1_900_000_000 if n % 2 else None,
+                              sample=n % 3 != 0)
+        case = test_id.removesuffix("_by_name")
+        if case.startswith("k"):
+            entry["junit"] = {"classname": "plug_suite.TestInClass", "name": f"test_method[{case}]"}
+        else:
+            entry["junit"] = {"classname": "plug_suite", "name": f"test_case[{case}]"}
+        if test_id.endswith("_by_name"):
+            del entry["junit"]["classname"]
+        entries.append(entry)
+    entries[1]["location"] = {"path": "plug_suite.py", "line": 60}
+    return write_manifest(root / "gate.yml", entries)
+
+
+def run_both(root: Path, plan: dict[str, str], *pytest_args: str,
+             prefix: str = "R") -> subprocess.CompletedProcess[str]:
+    environment = env()
+    environment["PLUGIN_SUITE_PLAN"] = json.dumps(plan)
+    command = [sys.executable, "-m", "gate", "stamp", "--manifest", "gate.yml",
+               "--server-class", LOCAL, "--junit", "r.xml", "--out", "junit",
+               "--run-id-prefix", prefix, "--",
+               sys.executable, "-m", "pytest", "-q", "--junitxml=r.xml",
+               "--gate-stamps", "plugin", "--gate-server-class", LOCAL,
+               "--gate-manifest", "gate.yml", "--gate-run-id-prefix", prefix,
+               *pytest_args, "plug_suite.py"]
+    return subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def without_route_fields(stamp: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in stamp.items() if k not in ROUTE_FIELDS}
+
+
+def test_both_routes_give_the_same_stamps_for_one_mixed_run(tmp_path: Path) -> None:
+    workspace(tmp_path)
+    done = run_both(tmp_path, PLAN, "-k", "not c12")
+    assert done.returncode == 0, done.stderr
+    assert "stamps written to plugin" in done.stdout
+    by_junit, by_plugin = read_stamps(tmp_path / "junit"), read_stamps(tmp_path / "plugin")
+    assert set(by_junit) == set(by_plugin) == {*AGREED, *DIVERGENT}
+    for test_id, expected in AGREED.items():
+        junit, plugin = by_junit[test_id], by_plugin[test_id]
+        assert (plugin["outcome"], plugin.get("note")) == expected, test_id
+        assert without_route_fields(plugin) == without_route_fields(junit), test_id
+    for test_id, crash in DIVERGENT.items():
+        junit, plugin = by_junit[test_id], by_plugin[test_id]
+        assert (junit["outcome"], junit["note"]) == ("assert_fail", "JUnit <failure>")
+        assert plugin["outcome"] == "resource_exit", test_id
+        assert plugin["note"] == (f"the test call failed with {crash}, not an AssertionError: "
+                                  "not an assertion result")
+        same = {k: v for k, v in without_route_fields(plugin).items() if k not in ("outcome",
+                                                                                   "note")}
+        assert same == {k: v for k, v in without_route_fields(junit).items()
+                        if k not in ("outcome", "note")}
+    for stamp in by_plugin.values():
+        assert stamp["source"] == "pytest-plugin" and stamp["exit_code"] == 1
+        assert stamp["timed_out"] is False and "body_bytes" not in stamp
+        assert stamp["run_id"] == by_junit[stamp["test_id"]]["run_id"]
+    # the fields the brief names, spelled out once more
+    for test_id in AGREED:
+        for key in ("outcome", "fixture_hash", "sample_card", "fixture_sha256", "test_id",
+                    "server_class", "freeze_expires_at"):
+            assert by_plugin[test_id].get(key) == by_junit[test_id].get(key), (test_id, key)
+    assert sum("fixture_sha256" in s for s in by_plugin.values()) == 12
+
+
+def test_an_interrupted_session_gives_no_green(tmp_path: Path) -> None:
+    workspace(tmp_path)
+    done = run_both(tmp_path, {"c03": "fail", "c05": "interrupt"})
+    assert done.returncode == 0, done.stderr
+    by_junit, by_plugin = read_stamps(tmp_path / "junit"), read_stamps(tmp_path / "plugin")
+    for test_id, plugin in by_plugin.items():
+        assert plugin["exit_code"] == 2, test_id  # pytest: interrupted
+        assert without_route_fields(plugin) == without_route_fields(by_junit[test_id]), test_id
+    outcomes = {t: s["outcome"] for t, s in by_plugin.items()}
+    assert outcomes["c03"] == "assert_fail"  # it did fail before the interrupt
+    assert outcomes["c01"] == outcomes["c02"] == "resource_exit"  # passed, run not finished
+    assert by_plugin["c01"]["note"] == "passed in JUnit, but exit status 2 does not agree"
+    assert by_plugin["c13"]["note"] == "not in JUnit report"  # never ran
+    assert "pass" not in outcomes.values()
+
+
+def plain_pytest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", *args, "plug_suite.py"],
+                          cwd=root, env=env(), capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+def test_inactive_without_its_options(tmp_path: Path) -> None:
+    workspace(tmp_path)
+    done = plain_pytest(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate:" not in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [
+        "cards", "fixtures", "gate.yml", "plug_suite.py", "pytest.ini", "samples"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--gate-server-class", LOCAL], "--gate-server-class needs --gate-stamps DIR"),
+    (["--gate-stamps", "out", "--gate-manifest", "gate.yml"],
+     "--gate-stamps needs --gate-server-class"),
+    (["--gate-stamps", "out", "--gate-server-class", LOCAL], "--gate-stamps needs --gate-manifest"),
+    (["--gate-stamps", "out", "--gate-server-class", LOCAL, "--gate-manifest", "nope.yml"],
+     "nope.yml: (file): no such file"),
+    (["--gate-stamps", "taken", "--gate-server-class", LOCAL, "--gate-manifest", "gate.yml",
+      "--gate-run-id-prefix", "R"], "taken/R.2.json: (file): already exists; never overwritten"),
+])
+def test_bad_options_are_usage_errors_and_no_test_runs(tmp_path: Path, args: list[str],
+                                                       message: str) -> None:
+    workspace(tmp_path)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "R.2.json").write_text("{}")
+    done = plain_pytest(tmp_path, *args)
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest: usage error
+    assert message in done.stderr
+    assert "passed" not in done.stdout
+    assert not (tmp_path / "out").exists()
+    assert (tmp_path / "taken" / "R.2.json").read_text() == "{}"
