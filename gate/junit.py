@@ -75,6 +75,8 @@ def refuse_doctype(data: bytes, source: str) -> None:
     except xml.parsers.expat.ExpatError as exc:
         raise GateInputError(source, f"line {exc.lineno}", f"not well-formed XML: "
                              f"{xml.parsers.expat.errors.messages[exc.code]}") from None
+    except (LookupError, ValueError) as exc:  # an unknown or multi-byte declared encoding
+        raise GateInputError(source, "(xml)", f"unsupported encoding: {exc}") from None
 
 
 def parse(data: bytes, source: str) -> Report:

@@ -72,9 +72,32 @@ def load_receipt_document(path: Path) -> Any:
 
 
 def write_report(path: Path, report: dict[str, Any]) -> None:
-    schemas.validate("report", report, f"{path} (report being written)")
+    check_report(report, f"{path} (report being written)")
     write_replace(path, canonical_json(report) + b"\n")
 
 
+def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
+    """Schema, then the rules a schema cannot say: the counts tally the pairs, and ``open``
+    needs a pair and nothing that closes the gate (a rejected pair, a rejected receipt, a
+    failed halt audit). A report that disagrees with itself is bad input: it never opens."""
+    schemas.validate("report", report, source)
+    pairs = report["pairs"]
+    tally = {"accepted": 0, "frozen": 0, "rejected": 0}
+    for pair in pairs:
+        tally[pair["status"]] += 1
+    if report["counts"] != tally:
+        raise GateInputError(source, "counts", f"{report['counts']} does not tally the pairs "
+                             f"{tally}")
+    receipt, halt_audit = report.get("receipt"), report.get("halt_audit")
+    closed = (tally["rejected"] > 0 or not pairs
+              or (receipt is not None and receipt["decision"] != "accept")
+              or (halt_audit is not None and (halt_audit["failed"] > 0
+                                              or not halt_audit["chain_ok"])))
+    if closed and report["decision"] == "open":
+        raise GateInputError(source, "decision", "open, but the report's own pairs or "
+                             "sections close the gate")
+    return report
+
+
 def load_report(path: Path) -> dict[str, Any]:
-    return load(path, "report")
+    return check_report(read_json(path), str(path))
