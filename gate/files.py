@@ -234,10 +234,16 @@ def canonical_json(value: Any) -> bytes:
 
 
 @contextlib.contextmanager
-def _temp_beside(path: Path) -> Iterator[tuple[int, str]]:
+def _temp_written(path: Path, data: bytes) -> Iterator[str]:
+    """A temporary file beside ``path`` holding ``data``, flushed to disk; removed on error."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        yield fd, tmp
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        yield tmp
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -274,12 +280,7 @@ def write_once(path: Path, data: bytes) -> None:
 
 
 def _write_once(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _temp_beside(path) as (fd, tmp):
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+    with _temp_written(path, data) as tmp:
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -296,11 +297,6 @@ def write_replace(path: Path, data: bytes) -> None:
 
 
 def _write_replace(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _temp_beside(path) as (fd, tmp):
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+    with _temp_written(path, data) as tmp:
         os.replace(tmp, path)
     _fsync_dir(path.parent)
