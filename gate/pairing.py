@@ -287,7 +287,8 @@ def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: 
 
 def shown(test_id: str) -> str:
     """A test id as printed: as is, or as a JSON string if it holds white space or controls."""
-    if test_id and all(ch.isprintable() and not ch.isspace() for ch in test_id):
+    # str.isprintable() is false for every white-space character but the ASCII space.
+    if test_id and test_id.isprintable() and " " not in test_id:
         return test_id
     return json.dumps(test_id)
 
