@@ -160,7 +160,14 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int]) -> int:
 
 
 def _receipt_section(settings: Settings) -> dict[str, Any] | None:
+    companions = (settings.diff, settings.prompt, settings.model_id,
+                  settings.workspace_generation)
     if not settings.receipt:
+        if any(companions):
+            # The workflow asked for a receipt check (e.g. receipt: ${{ steps.x.outputs.path }}
+            # that came out empty): a missing receipt rejects, it is not skipped (SPEC §5).
+            return {"decision": "reject", "line": "reject: missing_receipt",
+                    "mismatches": ["missing_receipt"]}
         return None
     missing = [name for name, value in (("diff", settings.diff), ("prompt", settings.prompt),
                                         ("model-id", settings.model_id),
@@ -199,10 +206,15 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
 
     now = settings.now if settings.now is not None else int(time.time())
     policy_path = Path(settings.policy) if settings.policy else None
-    pol = policy.load(policy_path if policy_path is not None and policy_path.is_file() else None)
+    if policy_path is not None and not policy_path.is_file():
+        print(f"agent-patch gate: no policy file at {policy_path!s:.200}: no freezes are "
+              "granted, and the halt audit uses the default scopes and marker")
+        policy_path = None
+    pol = policy.load(policy_path)
     if not settings.stamps_dir:
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
-    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.allowlist, now)
+    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.allowlist, now,
+                                      settings.artifact_prefix)
     built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
                                  halt_audit=_halt_section(settings, pol))
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"

@@ -140,8 +140,14 @@ def _load_all(paths: list[str]) -> list[dict[str, Any]]:
     return mine + _load(paths[half:])  # the child failed for its own reasons: do its part
 
 
-def collect(directory: Path) -> list[Loaded]:
-    """Every stamp under ``directory``, each file read once; duplicates by run id merged."""
+def collect(directory: Path, artifact_prefix: str | None = None) -> list[Loaded]:
+    """Every stamp under ``directory``, each file read once; duplicates by run id merged.
+
+    With ``artifact_prefix`` (the action's downloaded artifacts), every stamp must sit in an
+    artifact folder named ``<prefix>-<its own server class>-…``: a stamp from another prefix
+    (``gate-stamps-nightly-…`` also matches the download pattern ``gate-stamps-*``) or in a
+    folder of the other class is bad input, never silently paired.
+    """
     by_run: dict[str, Loaded] = {}
     base = str(directory)
     prefix = base if base.endswith(os.sep) else base + os.sep
@@ -151,6 +157,8 @@ def collect(directory: Path) -> list[Loaded]:
             source = path[len(prefix):].replace(os.sep, "/")
         else:  # pragma: no cover
             source = os.path.relpath(path, directory).replace(os.sep, "/")
+        if artifact_prefix is not None:
+            _check_artifact(source, stamp, artifact_prefix, path)
         seen = by_run.get(stamp["run_id"])
         if seen is None:
             by_run[stamp["run_id"]] = Loaded(stamp, source)
@@ -273,10 +281,19 @@ def build_report(decisions: Sequence[TestDecision], now: int, **extra: Any) -> d
     return report.build([d.entry for d in decisions], now, reruns=reruns, **extra)
 
 
-def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int
-                  ) -> list[TestDecision]:
+def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: str) -> None:
+    folder = source.split("/", 1)[0] if "/" in source else ""
+    wanted = f"{prefix}-{stamp['server_class']}-"
+    if not folder.startswith(wanted):
+        raise GateInputError(path, "server_class",
+                             f"a {stamp['server_class']} stamp in artifact {folder or '(none)'!r}"
+                             f", which is not named {wanted}…: not this gate's stamps")
+
+
+def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int,
+                  artifact_prefix: str | None = None) -> list[TestDecision]:
     """Every test under ``directory`` decided; an empty folder is bad input."""
-    loaded = collect(directory)
+    loaded = collect(directory, artifact_prefix)
     if not loaded:
         raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
     return decide_all(loaded, allowlist, now)

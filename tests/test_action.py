@@ -51,9 +51,9 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _stamps(tmp_path: Path, local: str, free: str, **extra: Any) -> None:
-    write_json(tmp_path / "stamps" / "a1" / "l.json",
+    write_json(tmp_path / "stamps" / "gate-stamps-local-pinned-stamp-1-0a1b2c3d" / "l.json",
                stamp(LOCAL, local, run_id="l1", fixture_sha256=SHA_X, **extra))
-    write_json(tmp_path / "stamps" / "a2" / "f.json",
+    write_json(tmp_path / "stamps" / "gate-stamps-free-server-stamp-1-4e5f6a7b" / "f.json",
                stamp(FREE, free, run_id="f1", fixture_sha256=SHA_X, **extra))
 
 
@@ -181,6 +181,31 @@ def test_halt_ledger_with_a_wrong_allow_closes_the_gate(tmp_path: Path) -> None:
     assert action.run(_env(tmp_path, GATE_HALT_LEDGER=str(tmp_path / "halt.ledger"))) == 1
     report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
     assert report["halt_audit"]["failed"] == 1
+
+
+def test_an_empty_receipt_input_with_its_companions_rejects(tmp_path: Path) -> None:
+    """receipt: ${{ steps.review.outputs.path }} that came out empty is a missing receipt."""
+    _stamps(tmp_path, "pass", "pass")
+    env = _env(tmp_path, **_receipt_env(tmp_path, "m1"))
+    env["GATE_RECEIPT"] = ""
+    assert action.run(env) == 1
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert report["receipt"]["line"] == "reject: missing_receipt"
+
+
+@pytest.mark.parametrize("folder", [
+    "gate-stamps-nightly-local-pinned-stamp-1-0a1b2c3d",  # another prefix, also gate-stamps-*
+    "gate-stamps-free-server-stamp-1-0a1b2c3d",  # a local-pinned stamp in a free-server artifact
+    "",  # loose in the download folder
+])
+def test_a_stamp_outside_this_gates_artifacts_is_bad_input(tmp_path: Path, folder: str) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    stray = tmp_path / "stamps" / (f"{folder}/stray.json" if folder else "x.json")
+    write_json(stray, stamp(LOCAL, "pass", run_id="l2", fixture_sha256=SHA_X))
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path))
+    assert caught.value.field == "server_class"
+    assert "not this gate's stamps" in caught.value.message
 
 
 def test_no_stamps_is_bad_input(tmp_path: Path) -> None:

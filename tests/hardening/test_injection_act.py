@@ -77,8 +77,9 @@ BIG = ["A" * 100_000, "::error::" + "B" * 100_000, "\n" * 100_000]
 ALLOWED_COMMANDS = {"set-output", "summary", "error", "warning", "notice", "debug"}
 
 
-def _stamps(folder: Path) -> list[str]:
-    """One red pair per hostile string; returns the test ids used."""
+def _stamps(artifacts: Path) -> list[str]:
+    """One red pair per hostile string, each class in its own artifact folder (named as the
+    action names them: ``gate-stamps-<class>-…``); returns the test ids used."""
     ids = []
     for n, text in enumerate(HOSTILE):
         test_id = text if len(text) <= 512 else f"hostile-{n}"
@@ -89,6 +90,8 @@ def _stamps(folder: Path) -> list[str]:
             stamp["note"] = text[:4096]
             stamp["fixture_path"] = text[:4096]
             stamp["location"] = {"path": text[:4096], "line": 1 + n}
+            folder = artifacts / f"gate-stamps-{server_class}-hostile-1" / "sub"
+            folder.mkdir(parents=True, exist_ok=True)
             (folder / f"h{n}-{server_class}.json").write_bytes(fuzzlib.dumps(stamp))
     return ids
 
@@ -168,9 +171,7 @@ def test_hostile_strings_under_act(tmp_path: Path, double: GitHubDouble,
     work.mkdir()
     _project_copy(work)
     artifacts = tmp_path / "artifacts"
-    folder = artifacts / "gate-stamps-hostile-local-pinned-1" / "sub"
-    folder.mkdir(parents=True)
-    ids = _stamps(folder)
+    ids = _stamps(artifacts)
     (work / "hostile-policy.yml").write_text(json.dumps(_policy(ids)))
 
     # The gate's own decision on the same inputs, for the outputs comparison.
