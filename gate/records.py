@@ -5,6 +5,7 @@ Every record the gate decides from passes through here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,24 @@ def write_report(path: Path, report: dict[str, Any]) -> None:
     write_replace(path, canonical_json(report) + b"\n")
 
 
+#: The only (gate, action) that may carry each opening status; everything else is rejected.
+_OPENING = {"accepted": ("stamp", "accept_candidate"),
+            "frozen": ("stamp", "freeze_inside_server_class")}
+
+
+def _check_status(pair: Mapping[str, Any], where: str, source: str) -> None:
+    """An opening status must be the one its gate and action give (SPEC §3 rows 6 and 7)."""
+    wanted = _OPENING.get(pair["status"])
+    if wanted is None:
+        return
+    if (pair["gate"], pair["action"]) != wanted or (
+            pair["status"] == "frozen") != pair["freeze_allowed"]:
+        raise GateInputError(source, f"{where}.status",
+                             f"{pair['status']} does not follow from gate {pair['gate']!r}, "
+                             f"action {pair['action']!r}, freeze_allowed "
+                             f"{pair['freeze_allowed']}")
+
+
 def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     """Schema, then the rules a schema cannot say: the counts tally the pairs, and ``open``
     needs a pair and nothing that closes the gate (a rejected pair, a rejected receipt, a
@@ -83,8 +102,13 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     schemas.validate("report", report, source)
     pairs = report["pairs"]
     tally = {"accepted": 0, "frozen": 0, "rejected": 0}
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         tally[pair["status"]] += 1
+        _check_status(pair, f"pairs.{index}", source)
+    for index, pair in enumerate(report.get("reruns", [])):
+        if pair["status"] != "rejected":
+            raise GateInputError(source, f"reruns.{index}.status",
+                                 "a rerun pair is a label only; its status is always rejected")
     if report["counts"] != tally:
         raise GateInputError(source, "counts", f"{report['counts']} does not tally the pairs "
                              f"{tally}")

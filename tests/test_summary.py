@@ -31,7 +31,8 @@ def make_pair(i: int, status: str = "rejected", **extra: Any) -> dict[str, Any]:
     pair: dict[str, Any] = {
         "test_id": f"tests/test_props.py::test_{i}",
         "gate": "stamp",
-        "action": {"rejected": "reject", "frozen": "freeze", "accepted": "accept"}[status],
+        "action": {"rejected": "reject_stable_fail", "frozen": "freeze_inside_server_class",
+                   "accepted": "accept_candidate"}[status],
         "row": 3 + i % 3,
         "status": status,
         "reason": f"reason {i}: both oracles false",
