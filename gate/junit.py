@@ -79,6 +79,20 @@ def refuse_doctype(data: bytes, source: str) -> None:
         raise GateInputError(source, "(xml)", f"unsupported encoding: {exc}") from None
 
 
+#: Results junitparser does not model: red attempts that an in-run retry hid (Surefire's
+#: flaky*/rerun*), and a failure or error in a namespace. None of them may leave a green.
+_RETRIED_RED = frozenset({"flakyFailure", "flakyError", "rerunFailure", "rerunError"})
+
+
+def _hidden_red(element: Any) -> bool:
+    for child in element:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        local = tag.rsplit("}", 1)[-1]
+        if local in _RETRIED_RED or (tag.startswith("{") and local in ("failure", "error")):
+            return True
+    return False
+
+
 def parse(data: bytes, source: str) -> Report:
     """Index a JUnit report given as bytes (already size-capped)."""
     from junitparser import Error, Failure, JUnitXml, JUnitXmlError, Skipped
@@ -104,6 +118,8 @@ def parse(data: bytes, source: str) -> Report:
                     kinds.add(outcome.ERROR)
                 elif isinstance(result, Skipped):
                     kinds.add(outcome.SKIPPED)
+            if _hidden_red(case._elem):
+                kinds.add(outcome.ERROR)
             status = outcome.case_status(kinds)
             has_red = has_red or status in (outcome.FAILURE, outcome.ERROR)
             name = case.name or ""

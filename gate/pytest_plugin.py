@@ -166,6 +166,8 @@ class Cases:
                 case.kinds.add(ERROR)
         elif report.skipped:
             self._open(nodeid).kinds.add(SKIPPED)
+        else:  # e.g. pytest-rerunfailures' "rerun": a red attempt that a retry may hide
+            self._open(nodeid).kinds.add(ERROR)
         if report.when == "teardown":
             self._open(nodeid)
             self._finalize(nodeid)

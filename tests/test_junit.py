@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gate import junit
+from gate import junit, outcome
 from gate.errors import GateInputError
 
 REPORT = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -102,3 +102,21 @@ def test_missing_report_is_none_and_a_link_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GateInputError):
         junit.load(tmp_path / "link.xml")
     assert junit.load(tmp_path / "real.xml") is not None
+
+
+@pytest.mark.parametrize("hidden", [
+    '<flakyFailure message="AssertionError"/>',
+    '<flakyError message="boom"/>',
+    '<rerunFailure message="AssertionError"/>',
+    '<rerunError message="boom"/>',
+    '<x:failure xmlns:x="urn:x"/>',
+    '<x:error xmlns:x="urn:x"/>',
+])
+def test_a_red_attempt_a_retry_hid_is_never_green(hidden: str) -> None:
+    """Surefire records attempts an in-run retry hid as flaky*/rerun*; junitparser ignores them
+    (and namespaced results). A stamp for such a case must not be pass."""
+    document = (f'<testsuites><testsuite name="s"><testcase classname="m" name="t">{hidden}'
+                '</testcase><testcase classname="m" name="ok"/></testsuite></testsuites>')
+    parsed = junit.parse(document.encode(), "r.xml")
+    assert parsed.by_key[("m", "t")] == [outcome.ERROR]
+    assert parsed.by_key[("m", "ok")] == [outcome.PASSED]
