@@ -11,7 +11,16 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import Results, best, fmt_bytes, gate_command, interleaved, run, say
+from bench.common import (
+    Results,
+    best,
+    fmt_bytes,
+    gate_command,
+    interleaved,
+    profile,
+    run,
+    say,
+)
 
 NOW = 1_790_000_000
 EXPIRES = 1_791_590_400
@@ -87,22 +96,9 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
 
 def _profile(directory: Path) -> None:
     import argparse
-    import contextlib
-    import cProfile
-    import io
-    import pstats
 
     from gate import pairing
 
     args = argparse.Namespace(stamps=str(directory), report=None, json=False)
-    profiler = cProfile.Profile()
-    with contextlib.redirect_stdout(io.StringIO()):
-        profiler.enable()
-        pairing.classify_folder(args, NOW, None)
-        profiler.disable()
-    text = io.StringIO()
-    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(12)
-    say("# profile of classify --stamps (in process, tottime):")
-    for line in text.getvalue().splitlines():
-        if line.strip():
-            say("#   " + line)
+    profile("profile of classify --stamps (in process, tottime)",
+            lambda: pairing.classify_folder(args, NOW, None))

@@ -136,3 +136,23 @@ def machine() -> dict[str, str]:
 
 def fmt_bytes(n: float) -> str:
     return f"{n / (1 << 20):.1f} MiB"
+
+
+def profile(title: str, work: Callable[[], object], top: int = 12) -> None:
+    """Run ``work`` under cProfile and print the ``top`` functions by own time."""
+    import contextlib
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile()
+    with contextlib.redirect_stdout(io.StringIO()):
+        profiler.enable()
+        work()
+        profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(top)
+    say(f"# {title}:")
+    for line in text.getvalue().splitlines():
+        if line.strip():
+            say("#   " + line)

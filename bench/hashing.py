@@ -11,7 +11,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.common import Results, best, cores, fmt_bytes, gate_command, interleaved, run, say
+from bench.common import (
+    Results,
+    best,
+    cores,
+    fmt_bytes,
+    gate_command,
+    interleaved,
+    profile,
+    run,
+    say,
+)
 
 OPENSSL = ('find "$1" -type f -print0 | LC_ALL=C sort -z | xargs -0 openssl dgst -sha256 '
            "| openssl dgst -sha256")
@@ -112,22 +122,10 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
 
 
 def _profile(directory: Path) -> None:
-    import cProfile
-    import io
-    import pstats
-
     from gate import hashing
 
-    profiler = cProfile.Profile()
-    profiler.enable()
-    hashing.fixture_hash([directory], directory, None)
-    profiler.disable()
-    text = io.StringIO()
-    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(10)
-    say("# profile (in process, tottime; forked workers and threads not included):")
-    for line in text.getvalue().splitlines():
-        if line.strip():
-            say("#   " + line)
+    profile("profile (in process, tottime; forked workers and threads not included)",
+            lambda: hashing.fixture_hash([directory], directory, None), top=10)
 
 
 def _remove(directory: Path) -> None:
