@@ -166,8 +166,9 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
         if any(companions):
             # The workflow asked for a receipt check (e.g. receipt: ${{ steps.x.outputs.path }}
             # that came out empty): a missing receipt rejects, it is not skipped (SPEC §5).
-            return {"decision": "reject", "line": "reject: missing_receipt",
-                    "mismatches": ["missing_receipt"]}
+            from gate.receipts import ReceiptResult
+
+            return ReceiptResult(False, ("missing_receipt",)).to_record()
         return None
     missing = [name for name, value in (("diff", settings.diff), ("prompt", settings.prompt),
                                         ("model-id", settings.model_id),
@@ -176,19 +177,12 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
     if missing:
         raise GateInputError("receipt", "(input)",
                              "verifying a receipt also needs " + ", ".join(missing))
-    from gate import hashing, receipts, records
+    from gate import records
 
-    expected = {
-        "diff_sha256": hashing.file_digest(settings.diff)[1].hex(),
-        "prompt_sha256": hashing.file_digest(settings.prompt)[1].hex(),
-        "model_id": settings.model_id,
-        "workspace_generation": settings.workspace_generation,
-    }
-    document = records.load_receipt_document(Path(settings.receipt))
-    result = (receipts.ReceiptResult(False, (document,)) if isinstance(document, str)
-              else receipts.verify(document, expected))
-    return {"decision": "accept" if result.accepted else "reject", "line": result.line,
-            "mismatches": list(result.mismatches)}
+    result = records.verify_receipt_files(Path(settings.receipt), settings.diff,
+                                          settings.prompt, settings.model_id,
+                                          settings.workspace_generation)
+    return result.to_record()
 
 
 def _halt_section(settings: Settings, pol: Any) -> dict[str, Any] | None:
@@ -196,9 +190,7 @@ def _halt_section(settings: Settings, pol: Any) -> dict[str, Any] | None:
         return None
     from gate import ledger
 
-    result = ledger.audit(Path(settings.halt_ledger), pol.halt)
-    return {"failed": result.failed, "denominator": result.denominator,
-            "chain_ok": result.chain_ok, "problems": list(result.problems)}
+    return ledger.audit(Path(settings.halt_ledger), pol.halt).to_record()
 
 
 def _gate(settings: Settings, env: Mapping[str, str]) -> int:

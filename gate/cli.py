@@ -150,20 +150,12 @@ def cmd_receipt_write(args: argparse.Namespace) -> int:
 
 
 def cmd_receipt_verify(args: argparse.Namespace) -> int:
-    from gate import receipts, records
+    from gate import records
 
-    expected = {
-        "diff_sha256": _sha256_file(args.diff),
-        "prompt_sha256": _sha256_file(args.prompt),
-        "model_id": args.model,
-        "workspace_generation": args.workspace_gen,
-    }
-    document = records.load_receipt_document(Path(args.receipt))
-    result = (receipts.ReceiptResult(False, (document,)) if isinstance(document, str)
-              else receipts.verify(document, expected))
+    result = records.verify_receipt_files(Path(args.receipt), args.diff, args.prompt,
+                                          args.model, args.workspace_gen)
     if args.json:
-        _print_json({"decision": "accept" if result.accepted else "reject",
-                     "line": result.line, "mismatches": list(result.mismatches)})
+        _print_json(result.to_record())
     else:
         print(result.line)
     return OPEN if result.accepted else CLOSED
@@ -239,8 +231,7 @@ def cmd_halt_audit(args: argparse.Namespace) -> int:
     pol = policy.load(Path(args.policy) if args.policy else None)
     result = ledger.audit(Path(args.ledger), pol.halt)
     if args.json:
-        _print_json({"failed": result.failed, "denominator": result.denominator,
-                     "chain_ok": result.chain_ok, "problems": list(result.problems)})
+        _print_json(result.to_record())
     else:
         for problem in result.problems:
             print(problem)

@@ -256,6 +256,11 @@ class AuditResult:
     def passed(self) -> bool:
         return self.failed == 0 and not self.problems
 
+    def to_record(self) -> dict[str, Any]:
+        """The report's ``halt_audit`` section (and ``halt audit --json``)."""
+        return {"failed": self.failed, "denominator": self.denominator,
+                "chain_ok": self.chain_ok, "problems": list(self.problems)}
+
 
 def audit(path: Path, policy: halt.HaltPolicy | None = None) -> AuditResult:
     """Replay the ledger: the chain must hold, and every decision must be the table's."""

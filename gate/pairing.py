@@ -275,10 +275,13 @@ def decide_all(
     return [decide_test(t, groups[t], allowlist, now) for t in sorted(groups)]
 
 
-def build_report(decisions: Sequence[TestDecision], now: int, **extra: Any) -> dict[str, Any]:
+def build_report(decisions: Sequence[TestDecision], now: int, *,
+                 receipt: dict[str, Any] | None = None,
+                 halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report: one deciding entry per test in ``pairs``, rerun pairs in ``reruns``."""
     reruns = [pair for d in decisions for pair in d.reruns]
-    return report.build([d.entry for d in decisions], now, reruns=reruns, **extra)
+    return report.build([d.entry for d in decisions], now, reruns=reruns, receipt=receipt,
+                        halt_audit=halt_audit)
 
 
 def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: str) -> None:

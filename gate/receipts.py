@@ -73,6 +73,11 @@ class ReceiptResult:
     def line(self) -> str:
         return "accept" if self.accepted else "reject: " + ",".join(self.mismatches)
 
+    def to_record(self) -> dict[str, Any]:
+        """The report's ``receipt`` section (and ``receipt verify --json``)."""
+        return {"decision": "accept" if self.accepted else "reject", "line": self.line,
+                "mismatches": list(self.mismatches)}
+
 
 def _logical_field(path: Sequence[str], in_toto: bool) -> str:
     """The SPEC §5 field name a schema error is about (``unknown_fields`` for extra ones)."""

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate import schemas
 from gate.errors import GateInputError
 from gate.files import canonical_json, parse_json, read_bytes_capped, read_json, write_replace
+
+if TYPE_CHECKING:
+    from gate.receipts import ReceiptResult
 
 
 def load(path: Path, schema_name: str) -> dict[str, Any]:
@@ -72,6 +75,25 @@ def load_receipt_document(path: Path) -> Any:
     return document if isinstance(document, dict) else "receipt_type"
 
 
+def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
+                         workspace_generation: str) -> ReceiptResult:
+    """SPEC §5 verify: recompute both hashes from the files, then compare every bound field.
+
+    A missing diff or prompt is bad input; a missing or unreadable receipt rejects."""
+    from gate import hashing, receipts
+
+    expected = {
+        "diff_sha256": hashing.file_digest(diff)[1].hex(),
+        "prompt_sha256": hashing.file_digest(prompt)[1].hex(),
+        "model_id": model_id,
+        "workspace_generation": workspace_generation,
+    }
+    document = load_receipt_document(receipt)
+    if isinstance(document, str):
+        return receipts.ReceiptResult(False, (document,))
+    return receipts.verify(document, expected)
+
+
 def write_report(path: Path, report: dict[str, Any]) -> None:
     check_report(report, f"{path} (report being written)")
     write_replace(path, canonical_json(report) + b"\n")
@@ -112,11 +134,9 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     if report["counts"] != tally:
         raise GateInputError(source, "counts", f"{report['counts']} does not tally the pairs "
                              f"{tally}")
-    receipt, halt_audit = report.get("receipt"), report.get("halt_audit")
-    closed = (tally["rejected"] > 0 or not pairs
-              or (receipt is not None and receipt["decision"] != "accept")
-              or (halt_audit is not None and (halt_audit["failed"] > 0
-                                              or not halt_audit["chain_ok"])))
+    from gate import report as report_rules
+
+    closed = report_rules.closes(pairs, report.get("receipt"), report.get("halt_audit"))
     if closed and report["decision"] == "open":
         raise GateInputError(source, "decision", "open, but the report's own pairs or "
                              "sections close the gate")

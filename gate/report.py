@@ -99,18 +99,24 @@ def same_class_pair(
     return pair
 
 
-def build(pairs: Sequence[dict[str, Any]], now: int, **extra: Any) -> dict[str, Any]:
+def closes(pairs: Sequence[Mapping[str, Any]], receipt: Mapping[str, Any] | None,
+           halt_audit: Mapping[str, Any] | None) -> bool:
+    """Whether a report's parts close the gate: no pair, a rejected pair, a receipt that is
+    not accepted, or a halt audit with failures or a broken chain."""
+    return (not pairs or any(p["status"] == "rejected" for p in pairs)
+            or (receipt is not None and receipt["decision"] != "accept")
+            or (halt_audit is not None and (halt_audit["failed"] > 0
+                                            or not halt_audit["chain_ok"])))
+
+
+def build(pairs: Sequence[dict[str, Any]], now: int, *,
+          reruns: Sequence[dict[str, Any]] | None = None,
+          receipt: dict[str, Any] | None = None,
+          halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
     counts = {"accepted": 0, "frozen": 0, "rejected": 0}
     for pair in pairs:
         counts[pair["status"]] += 1
-    closed = counts["rejected"] > 0 or not pairs
-    for section in extra.values():
-        if isinstance(section, dict) and section.get("decision") == "reject":
-            closed = True
-        if isinstance(section, dict) and "failed" in section and (
-            section["failed"] or not section.get("chain_ok", True)
-        ):
-            closed = True
+    closed = closes(pairs, receipt, halt_audit)
     report = {
         "schema": "gate-report/v1",
         "gate_version": __version__,
@@ -119,5 +125,6 @@ def build(pairs: Sequence[dict[str, Any]], now: int, **extra: Any) -> dict[str, 
         "counts": counts,
         "pairs": list(pairs),
     }
+    extra = {"reruns": reruns, "receipt": receipt, "halt_audit": halt_audit}
     report.update({k: v for k, v in extra.items() if v is not None})
     return report
