@@ -19,12 +19,12 @@ COUNTS_FULL = (0, 1, 50, 51, 100, 101, 120, 500, 1000)
 
 
 def expected(n: int) -> int:
-    """1 create + ceil((N - 50) / 50) updates (computed here, not taken from gate.checks)."""
+    """1 create + ceil((N - 50) / 50) updates (computed here, not taken from gate.github.checks)."""
     return 1 + max(0, math.ceil((n - 50) / 50))
 
 
 def requests_for(n: int, state_dir: Path | None) -> dict[str, int]:
-    from gate import checks
+    from gate.github import checks
     from tests.github_double import WRITE_TOKEN, GitHubDouble
     from tests.test_summary import make_report
 

@@ -97,8 +97,8 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
 def _profile(directory: Path) -> None:
     import argparse
 
-    from gate import pairing
+    from gate.commands import classify
 
     args = argparse.Namespace(stamps=str(directory), report=None, json=False)
     profile("profile of classify --stamps (in process, tottime)",
-            lambda: pairing.classify_folder(args, NOW, None))
+            lambda: classify.classify_folder(args, NOW, None))

@@ -122,7 +122,7 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
 
 
 def _profile(directory: Path) -> None:
-    from gate import hashing
+    from gate.records import hashing
 
     profile("profile (in process, tottime; forked workers and threads not included)",
             lambda: hashing.fixture_hash([directory], directory, None), top=10)

@@ -25,7 +25,8 @@ def _plain_append(lines: list[bytes], path: Path, fsync: bool) -> float:
 
 
 def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
-    from gate import halt, ledger
+    from gate.decide import halt
+    from gate.records import ledger
 
     checks = 500 if quick else 100_000
     path = work / "ledger.jsonl"

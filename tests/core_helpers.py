@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gate import cli, halt
+from gate.commands import main as cli
+from gate.decide import halt
 
 LOCAL = "local-pinned"
 FREE = "free-server"
@@ -45,7 +46,8 @@ class Result:
 
 
 def run_cli(*argv: object) -> Result:
-    """``gate.cli.main`` in-process, with stdout and stderr captured; SystemExit folded in."""
+    """``gate.commands.main.main`` in-process, with stdout and stderr captured; SystemExit folded
+    in."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:

@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from gate import action, ledger, receipts
+from gate.commands import main as cli
 from gate.errors import GateInputError
+from gate.github import action
+from gate.records import ledger, receipts
 from tests.core_helpers import FREE, LOCAL, NOW, SHA_X, run_cli, stamp, write_json
 from tests.github_double import READ_ONLY_TOKEN, WRITE_TOKEN, GitHubDouble
 
@@ -219,7 +221,7 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(tmp_path: Path) -> None
                GATE_MANIFEST=str(EXAMPLES / "manifest.yml"), GATE_ROOT=str(EXAMPLES),
                GATE_JUNIT=str(EXAMPLES / "junit" / "free-server.xml"), GATE_EXIT_CODE="1",
                GATE_ARTIFACT_PREFIX="props")
-    assert action.run(env) == 0
+    assert action.run(env, gate_main=cli.main) == 0
     outputs = _outputs(tmp_path / "output.txt")
     assert re.fullmatch(r"props-free-server-gate-1-[0-9a-f]{8}", outputs["artifact-name"])
     written = sorted(Path(outputs["stamps-dir"]).glob("*.json"))

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from gate import checks, markdown, schemas
-from gate.checks import Settings
+from gate.github import checks, markdown
+from gate.github.checks import Settings
+from gate.records import schemas
 from tests.github_double import READ_ONLY_TOKEN, WRITE_TOKEN, GitHubDouble, RequestRecord
 from tests.test_summary import hostile_report, make_pair, make_report
 
@@ -386,16 +387,9 @@ def test_ghes_base_url(github_double: GitHubDouble, tmp_path: Path) -> None:
 
 
 def _run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    code = ("import argparse, sys\n"
-            "from gate import cli, github_cli\n"
-            "parser = argparse.ArgumentParser(prog='gate')\n"
-            "sub = parser.add_subparsers(dest='command', required=True)\n"
-            "github_cli.add_commands(sub)\n"
-            "try:\n"
-            "    args = parser.parse_args(sys.argv[1:])\n"
-            "    sys.exit(args.func(args))\n"
-            "except cli.GateInputError as exc:\n"
-            "    print(exc, file=sys.stderr); sys.exit(2)\n")
+    code = ("import sys\n"
+            "from gate.commands import main as cli\n"
+            "sys.exit(cli.main(sys.argv[1:]))\n")
     full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(Path.cwd()), **env}
     return subprocess.run([sys.executable, "-c", code, *args], env=full, text=True,
                           capture_output=True, timeout=60, check=False)
@@ -469,7 +463,8 @@ def test_gate_summary_command(tmp_path: Path) -> None:
 
 def test_no_pygithub_import_outside_publishing() -> None:
     code = ("import sys\n"
-            "from gate import cli, github_cli, summary, workflow, markdown, checks\n"
+            "from gate.commands import main as cli\n"
+            "from gate.github import publish, summary, workflow, markdown, checks\n"
             "try:\n    cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
             "assert 'github' not in sys.modules, 'github imported'\n"
             "assert 'requests' not in sys.modules, 'requests imported'\n")

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from gate import digest
-from gate.digest import FailureClass
+from gate.decide import digest
+from gate.decide.digest import FailureClass
 from tests.core_helpers import (
     FREE,
     LOCAL,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gate import forked, hashing, pairing
 from gate.errors import GateInputError
+from gate.records import forked, hashing, pairing
 from tests.core_helpers import FREE, LOCAL, stamp, write_json
 
 

@@ -1,4 +1,5 @@
-"""The tool guard (gate.guard): the halt gate rechecked before every call, in threads and processes.
+"""The tool guard (gate.agent.guard): the halt gate rechecked before every call, in threads and
+processes.
 
 The acceptance loop: a small agent (plain Python, no model) calls a tool through the guard while
 a second thread (or process) rebinds the run and swaps hosts. The tool body keeps its own call
@@ -20,8 +21,9 @@ from typing import Any
 
 import pytest
 
-from gate import guard, ledger
-from gate.halt import Binding, Decision
+from gate.agent import guard
+from gate.decide.halt import Binding, Decision
+from gate.records import ledger
 from tests.core_helpers import FIXTURE_HOST, FIXTURE_SCOPE, MARKER, run_cli
 
 OTHER_FIXTURE = "other.lab.invalid"

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from gate import halt
-from gate.halt import Binding, Decision, HaltPolicy, MemoryIssuer, TargetClass
+from gate.decide import halt
+from gate.decide.halt import Binding, Decision, HaltPolicy, MemoryIssuer, TargetClass
 from tests.core_helpers import FIXTURE_HOST, FIXTURE_SCOPE, MARKER
 
 POLICY = HaltPolicy()

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from gate import hashing
+from gate.records import hashing
 from tests.core_helpers import assert_bad_input, card, run_cli, write_json
 
 EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 
 def independent_hash(root: Path, card_value: dict[str, Any] | None) -> str:
-    """gate-fixture-v1 recomputed from gate/hashing.py's docstring, not from its code."""
+    """gate-fixture-v1 recomputed from gate/records/hashing.py's docstring, not from its code."""
     files: list[tuple[bytes, bytes]] = []
     for dirpath, _dirs, names in os.walk(root):
         for name in names:

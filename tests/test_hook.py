@@ -1,6 +1,6 @@
 """``gate halt hook``: the pre-tool-use hook, driven the way an agent command-line tool drives it.
 
-The 1,000 generated tool-call descriptions run through :func:`gate.hook.run`, the function the
+The 1,000 generated tool-call descriptions run through :func:`gate.agent.hook.run`, the function the
 ``gate halt hook`` command calls, with arguments parsed by the command's own parser and the
 input given as the bytes of standard input (so the JSON parsing is the same code path). A child
 process costs about 0.3 s here, so 160 further generated descriptions (other attempt ids, same
@@ -27,7 +27,9 @@ from typing import Any
 
 import pytest
 
-from gate import cli, hook, ledger
+from gate.agent import hook
+from gate.commands import main as cli
+from gate.records import ledger
 from tests.core_helpers import FIXTURE_HOST, FIXTURE_SCOPE, MARKER, run_cli
 
 Case = tuple[bytes, bool, str]  # stdin bytes, allow expected, what kind of case
@@ -144,7 +146,7 @@ def book(tmp_path: Path) -> Path:
 
 def in_process(*argv: str) -> Callable[[bytes], tuple[int, str]]:
     args = cli.build_parser().parse_args(["halt", "hook", *argv])
-    assert args.func is cli.cmd_halt_hook
+    assert args.func == "halt:cmd_halt_hook"
 
     def run(data: bytes) -> tuple[int, str]:
         err = io.StringIO()

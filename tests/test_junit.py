@@ -1,4 +1,4 @@
-"""gate.junit: JUnit XML read with junitparser, after a size cap and a DOCTYPE refusal."""
+"""gate.records.junit: JUnit XML read with junitparser, after a size cap and a DOCTYPE refusal."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gate import junit, outcome
+from gate.decide import outcome
 from gate.errors import GateInputError
+from gate.records import junit
 
 REPORT = b"""<?xml version="1.0" encoding="utf-8"?>
 <testsuites>

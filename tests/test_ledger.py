@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from gate import halt, ledger, schemas
-from gate.files import canonical_json
-from gate.halt import Binding, Decision
+from gate.decide import halt
+from gate.decide.halt import Binding, Decision
+from gate.records import ledger, schemas
+from gate.records.files import canonical_json
 from tests.core_helpers import (
     FIXTURE_HOST,
     FIXTURE_SCOPE,

@@ -1,4 +1,4 @@
-"""gate.manifest: schema-validated, paths relative to the root, duplicates refused."""
+"""gate.records.manifest: schema-validated, paths relative to the root, duplicates refused."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from gate import manifest
-from gate.cli import main
+from gate.commands.main import main
 from gate.errors import GateInputError
+from gate.records import manifest
 
 JUNIT_OK = (b'<testsuites><testsuite name="s"><testcase classname="c" name="a"/>'
             b'<testcase classname="c" name="b"/></testsuite></testsuites>')

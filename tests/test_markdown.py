@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate import markdown
+from gate.github import markdown
 
 anything = st.text(max_size=300) | st.sampled_from([
     "a|b", "`x`", "<script>", "&amp;", "\r\n", "# h", "1. x", "---", "\ud83d", "😀", "\u202e",

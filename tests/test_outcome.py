@@ -1,10 +1,10 @@
-"""gate.outcome: every row of both outcome tables (pure)."""
+"""gate.decide.outcome: every row of both outcome tables (pure)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gate.outcome import (
+from gate.decide.outcome import (
     ERROR,
     FAILURE,
     PASSED,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from gate import pairing, schemas
-from gate.cli import main
+from gate.commands.main import main
+from gate.records import pairing, schemas
 from tests.property_suite.harness import (
     copy_suite,
     gate,
@@ -64,7 +64,7 @@ RERUN_LABELS = {
     ("p17", LOCAL): "harness_flake",  # skipped, pass
     ("p20", FREE): "harness_flake",  # pass, error
 }
-# What each behaviour must be stamped as (SPEC §3), independent of gate.outcome.
+# What each behaviour must be stamped as (SPEC §3), independent of gate.decide.outcome.
 OUTCOME = {"pass": "pass", "fail": "assert_fail", "error": "resource_exit",
            "skip": "resource_exit", "xfail": "resource_exit", "absent": "resource_exit"}
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gate import policy
-from gate.cli import main
+from gate.commands.main import main
 from gate.errors import GateInputError
+from gate.records import policy
 
 NOW = 1_800_000_000
 DAY = 86_400

@@ -14,9 +14,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate import digest, halt, ledger, receipts, schemas, stamps
-from gate.halt import Binding, Decision, HaltPolicy, MemoryIssuer
-from gate.stamps import AllowEntry
+from gate.decide import digest, halt, stamps
+from gate.decide.halt import Binding, Decision, HaltPolicy, MemoryIssuer
+from gate.decide.stamps import AllowEntry
+from gate.records import ledger, receipts, schemas
 from tests.core_helpers import (
     FREE,
     FUTURE,

@@ -2,7 +2,7 @@
 
 One real pytest process of tests/plugin_suite runs under ``gate stamp -- ...`` with both
 ``--junitxml`` and the plugin's options, so both routes stamp the very same run. The expected
-outcomes are written down here, independently of gate.outcome.
+outcomes are written down here, independently of gate.decide.outcome.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.property_suite.harness import env, make_property, read_stamps, write_
 
 SUITE = Path(__file__).resolve().parent / "plugin_suite"
 LOCAL = "local-pinned"
-# Fields allowed to differ between the two routes for the same run (see gate.pytest_plugin).
+# Fields allowed to differ between the two routes for the same run (see gate.agent.pytest_plugin).
 ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes"}
 
 PLAN = {"c02": "fail", "c03": "group", "c04": "setup_error", "c05": "teardown_error",

@@ -8,8 +8,9 @@ from typing import Any
 
 import yaml
 
-from gate import cli, hashing
-from gate.files import read_json
+from gate.commands import main as cli
+from gate.records import hashing
+from gate.records.files import read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

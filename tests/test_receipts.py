@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gate import receipts
+from gate.records import receipts
 from tests.core_helpers import Result, assert_bad_input, run_cli, sha256_hex, write_json
 
 DIFF = b"--- a/x\n+++ b/x\n@@\n-1\n+2\n"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from gate import records
 from gate.errors import GateInputError
+from gate.records import load as records
 from tests.core_helpers import run_cli, write_json
 from tests.test_summary import make_pair, make_report
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from gate import receipts, schemas
+from gate.decide import receipts
 from gate.errors import GateInputError
+from gate.records import schemas
 from tests.core_helpers import (
     FREE,
     SHA_X,

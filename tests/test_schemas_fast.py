@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate import schemas
 from gate.errors import GateInputError
+from gate.records import schemas
 from tests.core_helpers import LOCAL, allow_entry, binding_record, stamp
 from tests.test_schemas import MINIMAL
 from tests.test_summary import make_report

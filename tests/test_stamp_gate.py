@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from gate import records, stamps
+from gate.decide import stamps
+from gate.decide.stamps import AllowEntry
 from gate.errors import GateInputError
-from gate.stamps import AllowEntry
+from gate.records import load as records
 from tests.core_helpers import (
     FREE,
     FUTURE,

@@ -59,7 +59,7 @@ def test_real_pytest_run_gives_the_right_outcome_in_every_stamp(ws: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert "1 failed" in done.stdout and "1 error" in done.stdout  # streamed through
     stamps = read_stamps(ws / "stamps")
-    # property -> (outcome, note), written down independently of gate.outcome
+    # property -> (outcome, note), written down independently of gate.decide.outcome
     expected = {
         "p01": ("pass", None),
         "p02": ("assert_fail", "JUnit <failure>"),
@@ -308,8 +308,8 @@ def test_a_second_stamp_with_the_same_run_id_is_refused(ws: Path) -> None:
 
 KILL_IN_FSYNC = """
 import os, signal, sys
-import gate.files
-from gate.cli import main
+import gate.records.files
+from gate.commands.main import main
 def die(fd):
     os.kill(os.getpid(), signal.SIGKILL)
 os.fsync = die

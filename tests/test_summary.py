@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from gate import markdown, report, schemas, summary
+from gate.github import markdown, summary
+from gate.records import report, schemas
 
 SHA = "ab" * 32
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import markdown, report, workflow
-from gate.workflow import Annotation
+from gate.github import markdown, workflow
+from gate.github.workflow import Annotation
+from gate.records import report
 from tests.test_summary import HOSTILE_IDS, hostile_report, make_pair, make_report
 
 texts = st.text(st.characters(codec="utf-8"), max_size=200) | st.sampled_from(

@@ -2,7 +2,7 @@
 
 Usage::
 
-    from gate.guard import ToolGuard, ToolCallRefused
+    from gate.agent.guard import ToolGuard, ToolCallRefused
 
     guard = ToolGuard("halt-ledger.jsonl")            # policy / halt_report optional
 
@@ -20,7 +20,8 @@ Usage::
     with guard.attempt(b, b.generation, "a-17"):
         ...
 
-Before every call the guard rechecks with :meth:`gate.ledger.Ledger.check`, which decides by the
+Before every call the guard rechecks with :meth:`gate.records.ledger.Ledger.check`, which decides
+by the
 table of SPEC §2 against what the issuer minted and appends the decision to the ledger against
 the attempt id. Only on ALLOW does the tool body run. Otherwise a :class:`ToolCallRefused`
 is raised and the body never runs:
@@ -42,7 +43,7 @@ because the record is the ledger itself: ``Ledger.check`` runs under an exclusiv
 so of all threads and processes checking one attempt id on one ledger, exactly one sees a
 fresh (non-replayed) decision. A replayed check appends nothing to the ledger.
 
-The guard holds one :class:`~gate.ledger.Ledger` per guard object; a guard (and its ledger
+The guard holds one :class:`~gate.records.ledger.Ledger` per guard object; a guard (and its ledger
 object) may be shared between threads (the ledger serialises its own operations with a lock
 and ``flock``). Several processes may each open their own guard on the same ledger file.
 """
@@ -55,8 +56,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gate import halt
-from gate.ledger import CheckResult, Ledger
+from gate.decide import halt
+from gate.records.ledger import CheckResult, Ledger
 
 R = TypeVar("R")
 

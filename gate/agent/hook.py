@@ -26,14 +26,14 @@ the reason). Nothing is printed on standard output.
 was issued; its generation is the issued generation) or, without it, from the issuer's record
 in the ledger: the current binding of ``--run-id R``, or of the only run in the ledger. The
 attempted binding is that binding with its host replaced by the call's target host; it is
-checked with :meth:`gate.ledger.Ledger.check` (SPEC §2), which appends the decision to the
+checked with :meth:`gate.records.ledger.Ledger.check` (SPEC §2), which appends the decision to the
 ledger against the attempt id. So a call to the minted fixture host of the current generation
 is ALLOWed; another host halts when it is not a closed fixture (live, look-alikes, IP literals)
 and is rejected when it is a fixture host other than the minted one (a swapped host); a stale
 ``--binding`` is rejected. A call whose target cannot be read is recorded with an empty host
 (which the table halts) when the attempt id and binding are known; without an attempt id or a
 binding nothing can be recorded and the call is just blocked. A replayed ALLOW (the same attempt
-id checked before) is blocked too: one attempt id, at most one call (see :mod:`gate.guard`).
+id checked before) is blocked too: one attempt id, at most one call (see :mod:`gate.agent.guard`).
 
 **Fails closed.** Unparsable input (not UTF-8, not JSON, duplicate keys, larger than 1 MiB),
 a missing or mistyped field, a missing ledger, any error while deciding, and the hook's own
@@ -57,7 +57,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from gate import halt
+from gate.decide import halt
 from gate.errors import GateInputError
 
 ALLOW_EXIT, BLOCK_EXIT = 0, 2
@@ -134,7 +134,7 @@ def target_host(value: str) -> str:
 
 def read_call(data: bytes, config: HookConfig) -> Call:
     """Parse the hook input; :class:`Blocked` when a required field is missing or malformed."""
-    from gate.files import parse_json
+    from gate.records.files import parse_json
 
     if len(data) > MAX_INPUT_BYTES:
         raise Blocked(f"input larger than {MAX_INPUT_BYTES} bytes")
@@ -190,7 +190,7 @@ class Verdict:
 
 
 def _run_binding(book: Any, binding_path: Path | None, run_id: str | None) -> halt.Binding:
-    from gate import records
+    from gate.records import load as records
 
     if binding_path is not None:
         return halt.Binding.from_record(records.load_binding(binding_path))
@@ -207,7 +207,7 @@ def _run_binding(book: Any, binding_path: Path | None, run_id: str | None) -> ha
 def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None = None,
            run_id: str | None = None) -> Verdict:
     """Read the call, decide it against the run's binding, record it: the whole hook."""
-    from gate.ledger import Ledger
+    from gate.records.ledger import Ledger
 
     assert isinstance(book, Ledger)
     call = read_call(data, config)
@@ -316,7 +316,7 @@ def _names(raw: str, flag: str) -> tuple[str, ...]:
 
 
 def _ledger(args: argparse.Namespace) -> Any:
-    from gate import ledger, policy
+    from gate.records import ledger, policy
 
     pol = policy.load(Path(args.policy) if args.policy else None)
     path = Path(args.ledger)

@@ -18,8 +18,9 @@ pytest's own ``--junitxml`` writes them (``_pytest.junitxml.mangle_test_address`
 are folded into testcase statuses by the rules ``--junitxml`` follows (a passing call, a
 failing call, a set-up or teardown error, a skip or xfail; a call failure followed by a
 teardown error is two testcases, so ambiguous; collection errors and skips are testcases of
-their own), and the outcome is decided by :func:`gate.outcome.from_junit` with the session's
-exit status, and the stamp built by :func:`gate.stamping.build_stamp`. So: an assertion failure
+their own), and the outcome is decided by :func:`gate.decide.outcome.from_junit` with the session's
+exit status, and the stamp built by :func:`gate.agent.stamping.build_stamp`. So: an assertion
+failure
 is ``assert_fail``; an error in set-up or teardown, a skip or xfail is ``resource_exit``; a test
 that did not run (deselected, not collected, session interrupted) is not in the report and is
 ``resource_exit`` ("not in JUnit report"); a passing test in a session whose exit status does
@@ -124,7 +125,7 @@ class _Case:
 
     @property
     def status(self) -> str:
-        from gate import outcome
+        from gate.decide import outcome
 
         return outcome.case_status(self.kinds)
 
@@ -186,7 +187,7 @@ class Cases:
 
 
 def lookup(cases: list[_Case], classname: str | None, name: str) -> list[_Case]:
-    """The testcases a manifest selector matches (as :meth:`gate.junit.Report.lookup`)."""
+    """The testcases a manifest selector matches (as :meth:`gate.records.junit.Report.lookup`)."""
     return [c for c in cases if c.key[1] == name and (classname is None or c.key[0] == classname)]
 
 
@@ -206,8 +207,9 @@ class StampPlugin:
 
     @classmethod
     def prepare(cls, config: pytest.Config) -> StampPlugin:
-        from gate import manifest, policy, stamping
+        from gate.agent import stamping
         from gate.errors import GateInputError
+        from gate.records import manifest, policy
 
         root = Path(config.getoption("gate_root"))
         props = manifest.load(Path(config.getoption("gate_manifest")), root)
@@ -266,7 +268,7 @@ class StampPlugin:
         return result
 
     def decide(self, prepared: Any, exit_code: int) -> Any:
-        from gate import outcome
+        from gate.decide import outcome
 
         cases = self.cases.all()
         matches = lookup(cases, prepared.prop.junit_classname, prepared.prop.junit_name)
@@ -286,8 +288,9 @@ class StampPlugin:
         return decided
 
     def write(self, exit_code: int) -> list[Path]:
-        from gate import outcome, stamping
-        from gate.files import canonical_json, write_once
+        from gate.agent import stamping
+        from gate.decide import outcome
+        from gate.records.files import canonical_json, write_once
 
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)

@@ -1,6 +1,7 @@
 """``gate stamp``: turn one real test run into stamps (SPEC §3), written once, by the runner.
 
-The decision (which outcome) is :mod:`gate.outcome`, pure; this module does the I/O around it:
+The decision (which outcome) is :mod:`gate.decide.outcome`, pure; this module does the I/O around
+it:
 it reads every input *before* the run (card, fixtures, sampler output, policy), runs the
 command itself or takes what a previous step recorded, reads the JUnit report, builds the
 stamps, validates each against ``schemas/stamp.schema.json`` and writes each atomically and
@@ -34,10 +35,13 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from gate import __version__, hashing, junit, outcome, records
+from gate import __version__
+from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.files import canonical_json, write_once
-from gate.manifest import Property
+from gate.records import hashing, junit
+from gate.records import load as records
+from gate.records.files import canonical_json, write_once
+from gate.records.manifest import Property
 
 SOURCES = ("command", "recorded", "junit")
 _CHUNK = 65536

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import tempfile
 from collections.abc import Callable
@@ -9,21 +10,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from gate import (
-    digest,
-    halt,
-    hashing,
-    ledger,
-    manifest,
-    outcome,
-    pairing,
-    policy,
-    receipts,
-    records,
-    report,
-    stamping,
-    stamps,
-)
+from gate.agent import stamping
+from gate.commands import classify
+from gate.decide import digest, halt, outcome, stamps
+from gate.records import hashing, ledger, manifest, pairing, policy, receipts, report
+from gate.records import load as records
 
 #: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
 DEMO_NOW = 1_790_000_000
@@ -171,7 +162,7 @@ def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
     decisions = pairing.decide_all(pairing.collect(stamps_dir), pol.allowlist, DEMO_NOW)
     built = pairing.build_report(decisions, DEMO_NOW)
     records.write_report(report_path, built)
-    pairing.print_text(decisions, built, lambda line: say(f"    {line}"))
+    classify.print_text(decisions, built, lambda line: say(f"    {line}"))
     return records.load_report(report_path)
 
 
@@ -216,3 +207,7 @@ def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
     tally.expect("rerun pair label (digest gate)", ", ".join(labels),
                  "lexer_unicode harness_flake")
     tally.expect("report decision", second["decision"], "open")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    return 0 if run(print) else 1

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gate import receipts
+from gate.records import receipts
 
 
 def _cases() -> list[tuple[str, Callable[[dict[str, Any]], None], str]]:

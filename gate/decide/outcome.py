@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 PASS, ASSERT_FAIL, RESOURCE_EXIT, EMPTY_BODY = "pass", "assert_fail", "resource_exit", "empty_body"
 
-#: JUnit testcase statuses (see gate.junit).
+#: JUnit testcase statuses (see gate.records.junit).
 PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
 
 

@@ -124,8 +124,8 @@ class Settings:
         return self.runner_temp / "agent-patch-gate"
 
 
-def _stamp(settings: Settings, gate_main: Callable[[list[str]], int]) -> int:
-    from gate import workflow
+def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> int:
+    from gate.github import workflow
 
     if settings.server_class not in ("local-pinned", "free-server"):
         raise GateInputError("server-class", "(input)",
@@ -150,6 +150,8 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int]) -> int:
     else:
         raise GateInputError("command", "(input)",
                              "stamp mode needs a command to run or the exit-code of a test step")
+    if gate_main is None:
+        raise GateInputError("GATE_MODE", "(env)", "stamp mode runs through `gate action`")
     code = gate_main(argv)
     if code != 0:
         return code
@@ -166,7 +168,7 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
         if any(companions):
             # The workflow asked for a receipt check (e.g. receipt: ${{ steps.x.outputs.path }}
             # that came out empty): a missing receipt rejects, it is not skipped (SPEC §5).
-            from gate.receipts import ReceiptResult
+            from gate.decide.receipts import ReceiptResult
 
             return ReceiptResult(False, ("missing_receipt",)).to_record()
         return None
@@ -177,7 +179,7 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
     if missing:
         raise GateInputError("receipt", "(input)",
                              "verifying a receipt also needs " + ", ".join(missing))
-    from gate import records
+    from gate.records import load as records
 
     result = records.verify_receipt_files(Path(settings.receipt), settings.diff,
                                           settings.prompt, settings.model_id,
@@ -188,13 +190,15 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
 def _halt_section(settings: Settings, pol: Any) -> dict[str, Any] | None:
     if not settings.halt_ledger:
         return None
-    from gate import ledger
+    from gate.records import ledger
 
     return ledger.audit(Path(settings.halt_ledger), pol.halt).to_record()
 
 
 def _gate(settings: Settings, env: Mapping[str, str]) -> int:
-    from gate import github_cli, pairing, policy, records, workflow
+    from gate.github import publish, workflow
+    from gate.records import load as records
+    from gate.records import pairing, policy
 
     now = settings.now if settings.now is not None else int(time.time())
     policy_path = Path(settings.policy) if settings.policy else None
@@ -214,11 +218,11 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
 
     # The decision is made; what follows only shows it and never changes it.
     github_env = {**env, "GITHUB_TOKEN": settings.token}
-    url, notes = github_cli.publish_report(built, github_env, name=settings.check_name)
-    github_cli.write_summary(built, url, notes, None, github_env)
+    url, notes = publish.publish_report(built, github_env, name=settings.check_name)
+    publish.write_summary(built, url, notes, None, github_env)
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""
-    github_cli.write_outputs(github_env, outputs)
+    publish.write_outputs(github_env, outputs)
     counts = built["counts"]
     print(f"agent-patch gate: {built['decision']} ({counts['rejected']} rejected, "
           f"{counts['frozen']} frozen, {counts['accepted']} accepted); report: {report_path}")
@@ -227,11 +231,12 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     return 0
 
 
-def run(env: Mapping[str, str] | None = None) -> int:
-    from gate import cli
-
+def run(env: Mapping[str, str] | None = None, *,
+        gate_main: Callable[[list[str]], int] | None = None) -> int:
+    """One mode's work. Stamp mode runs ``gate stamp`` through ``gate_main`` (the command line's
+    entry point, handed in by ``gate action`` so that this module never imports the commands)."""
     environ = os.environ if env is None else env
     settings = Settings.from_env(environ)
     if settings.mode == "stamp":
-        return _stamp(settings, cli.main)
+        return _stamp(settings, gate_main)
     return _gate(settings, environ)

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate import markdown, summary, workflow
-from gate import report as report_lines
+from gate.github import markdown, summary, workflow
+from gate.records import report as report_lines
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun

@@ -22,7 +22,7 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,19 +33,19 @@ _HEX40 = re.compile(r"[0-9a-fA-F]{40}")
 DEFAULT_API_URL = "https://api.github.com"
 
 
-def _exit_code(report: Mapping[str, Any]) -> int:
+def exit_code(report: Mapping[str, Any]) -> int:
     return OPEN if report.get("decision") == "open" else CLOSED
 
 
-def _load(path: str) -> dict[str, Any]:
-    from gate import records
+def load_report(path: str) -> dict[str, Any]:
+    from gate.records import load as records
 
     return records.load_report(Path(path))
 
 
 def head_sha(env: Mapping[str, str]) -> str | None:
     """``pull_request.head.sha`` from the event payload when there is one, else ``GITHUB_SHA``."""
-    from gate.files import read_json
+    from gate.records.files import read_json
 
     event_path = env.get("GITHUB_EVENT_PATH")
     if event_path:
@@ -80,8 +80,8 @@ def _details_url(env: Mapping[str, str]) -> str | None:
 
 def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
                    out: str | None, env: Mapping[str, str]) -> bool:
-    from gate import summary, workflow
-    from gate.files import write_replace
+    from gate.github import summary, workflow
+    from gate.records.files import write_replace
 
     if out:
         text = summary.render(report, url, notes)
@@ -101,7 +101,7 @@ def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
 
 
 def write_outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
-    from gate import workflow
+    from gate.github import workflow
 
     target = env.get("GITHUB_OUTPUT")
     if target:
@@ -118,7 +118,7 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
     Returns the check run URL (None when not published) and the notes for the job summary.
     """
-    from gate import checks, workflow
+    from gate.github import checks, workflow
 
     sha = head_sha(env)
     repository = env.get("GITHUB_REPOSITORY", "")
@@ -158,7 +158,7 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
 def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
-    report = _load(args.report)
+    report = load_report(args.report)
     url, notes = publish_report(report, env, name=args.name, external_id=args.external_id,
                                 max_retries=args.max_retries, backoff=args.backoff,
                                 max_wait=args.max_wait, timeout=args.timeout)
@@ -167,62 +167,29 @@ def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
     write_outputs(env, {"check-run-url": url or "", "publish-note": notes[0] if notes else ""})
     if args.summary:
         write_summary(report, url, notes, None, env)
-    return _exit_code(report)
+    return exit_code(report)
 
 
 def cmd_summary(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
-    report = _load(args.report)
+    report = load_report(args.report)
     if not write_summary(report, args.check_run_url, list(args.note), args.out, env):
-        from gate import workflow
+        from gate.github import workflow
 
         print(workflow.log_line("gate: job summary not written: the step's 1 MiB summary "
                                 "limit is used up"), file=sys.stderr)
-    return _exit_code(report)
+    return exit_code(report)
 
 
 def cmd_outputs(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
-    from gate import workflow
+    from gate.github import workflow
 
     env = os.environ if env is None else env
-    report = _load(args.report)
+    report = load_report(args.report)
     values = workflow.report_outputs(report, args.report)
     if env.get("GITHUB_OUTPUT"):
         write_outputs(env, values)
     else:
         for name, value in values.items():
             print(workflow.log_line(f"{name}={value}"))
-    return _exit_code(report)
-
-
-def add_commands(sub: Any) -> None:
-    """Register ``publish``, ``summary`` and ``outputs`` on ``gate``'s subparsers object."""
-
-    def add(name: str, func: Callable[[argparse.Namespace], int], help_: str
-            ) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = sub.add_parser(name, help=help_, description=help_)
-        parser.set_defaults(func=func)
-        parser.add_argument("--report", required=True, metavar="FILE",
-                            help="the JSON report written by gate classify --report")
-        return parser
-
-    p = add("publish", cmd_publish, "publish the report as a check run (PyGithub)")
-    p.add_argument("--name", default="agent-patch gate", help="check run name")
-    p.add_argument("--external-id", metavar="ID",
-                   help="default: $GITHUB_RUN_ID-$GITHUB_RUN_ATTEMPT-$GITHUB_JOB")
-    p.add_argument("--max-retries", type=int, default=3, metavar="N")
-    p.add_argument("--backoff", type=float, default=1.0, metavar="SECONDS")
-    p.add_argument("--max-wait", type=float, default=60.0, metavar="SECONDS",
-                   help="longest Retry-After honoured")
-    p.add_argument("--timeout", type=int, default=15, metavar="SECONDS")
-    p.add_argument("--summary", action="store_true",
-                   help="also append the job summary (with the link or why there is none)")
-
-    p = add("summary", cmd_summary, "write the job summary Markdown")
-    p.add_argument("--check-run-url", metavar="URL")
-    p.add_argument("--note", action="append", default=[], metavar="TEXT",
-                   help="a line to show (e.g. why no check run); repeatable")
-    p.add_argument("--out", metavar="FILE",
-                   help="default: append to $GITHUB_STEP_SUMMARY, else print")
-
-    add("outputs", cmd_outputs, "write the step outputs ($GITHUB_OUTPUT) from a report")
+    return exit_code(report)

@@ -5,7 +5,8 @@ Sections, in this order (and in this order of priority when the 1 MiB budget run
 1. a heading with the decision and counts, the check-run link when known, and any notes;
 2. **required fields**: a fenced block holding, for every pair, a ``test_id=`` line and the four
    SPEC §4 lines verbatim (``grep -A4 '^test_id=<id>$'`` finds them). Lines are passed through
-   :func:`gate.markdown.code_line` (control characters become visible escapes, so no value can
+   :func:`gate.github.markdown.code_line` (control characters become visible escapes, so no value
+   can
    add a line) and the fence is longer than any backtick run, so nothing can leave the block.
    If the block alone would not fit, whole pairs are left out and a marker line after the block
    says how many and that the JSON report has them all;
@@ -20,8 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gate import markdown
-from gate import report as report_lines
+from gate.github import markdown
+from gate.records import report as report_lines
 
 DEFAULT_MAX_BYTES = 1024 * 1024 - 4096  # under GitHub's 1 MiB per step, with room to spare
 TEST_CHARS = 200

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from gate import markdown
+from gate.github import markdown
 
 Level = Literal["error", "warning", "notice"]
 LEVELS: tuple[Level, ...] = ("error", "warning", "notice")
@@ -180,7 +180,7 @@ def pair_annotations(
     fallback: str = FALLBACK_PATH,
 ) -> list[Annotation]:
     """One annotation per red pair: ``error`` for rejected, ``warning`` for frozen."""
-    from gate import report
+    from gate.records import report
 
     notes: list[Annotation] = []
     for pair in pairs:

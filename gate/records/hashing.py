@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gate import forked
 from gate.errors import GateInputError
-from gate.files import NONBLOCK, canonical_json, write_once
+from gate.records import forked
+from gate.records.files import NONBLOCK, canonical_json, write_once
 
 FORMAT = b"gate-fixture-v1\n"
 _U64 = 8

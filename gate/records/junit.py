@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate import outcome
+from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.files import read_bytes_capped
+from gate.records.files import read_bytes_capped
 
 #: Largest JUnit report read, in bytes (override with GATE_MAX_JUNIT_BYTES).
 DEFAULT_MAX_JUNIT_BYTES = 64 * 1024 * 1024

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate import halt, schemas
+from gate.decide import halt
 from gate.errors import GateInputError
-from gate.files import canonical_json, parse_json
+from gate.records import schemas
+from gate.records.files import canonical_json, parse_json
 
 GENESIS = "0" * 64
 
@@ -319,7 +320,7 @@ def repair_tail(path: Path) -> tuple[int, Path | None]:
     to its last complete line. Returns (the torn line's number, where its bytes went), or
     (0, None) when the ledger has no torn tail.
     """
-    from gate.files import write_once
+    from gate.records.files import write_once
 
     source = str(path)
     try:

@@ -9,12 +9,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate import schemas
 from gate.errors import GateInputError
-from gate.files import canonical_json, parse_json, read_bytes_capped, read_json, write_replace
+from gate.records import schemas
+from gate.records.files import (
+    canonical_json,
+    parse_json,
+    read_bytes_capped,
+    read_json,
+    write_replace,
+)
 
 if TYPE_CHECKING:
-    from gate.receipts import ReceiptResult
+    from gate.decide.receipts import ReceiptResult
 
 
 def load(path: Path, schema_name: str) -> dict[str, Any]:
@@ -44,7 +50,7 @@ def load_stamp(path: Path) -> dict[str, Any]:
 
 def load_run_or_stamp(path: Path) -> dict[str, Any]:
     """A run record, or a stamp seen as one (SPEC §4, how the two pair gates meet)."""
-    from gate import stamps
+    from gate.decide import stamps
 
     record = read_json(path)
     if isinstance(record, dict) and "outcome" in record:
@@ -80,7 +86,7 @@ def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
     """SPEC §5 verify: recompute both hashes from the files, then compare every bound field.
 
     A missing diff or prompt is bad input; a missing or unreadable receipt rejects."""
-    from gate import hashing, receipts
+    from gate.records import hashing, receipts
 
     expected = {
         "diff_sha256": hashing.file_digest(diff)[1].hex(),
@@ -134,7 +140,7 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     if report["counts"] != tally:
         raise GateInputError(source, "counts", f"{report['counts']} does not tally the pairs "
                              f"{tally}")
-    from gate import report as report_rules
+    from gate.records import report as report_rules
 
     closed = report_rules.closes(pairs, report.get("receipt"), report.get("halt_audit"))
     if closed and report["decision"] == "open":

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gate import schemas
 from gate.errors import GateInputError
-from gate.files import read_yaml
+from gate.records import schemas
+from gate.records.files import read_yaml
 
 DEFAULT_MANIFEST = Path(".github/gate.yml")
 

@@ -35,23 +35,21 @@ by itself), in test id order. Every entry carries the four SPEC §4 fields.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import gc
 import itertools
-import json
 import marshal
 import os
 import stat
-import sys
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate import digest, forked, records, report, stamps
+from gate.decide import digest, stamps
 from gate.errors import GateInputError
+from gate.records import forked, report
+from gate.records import load as records
 
 CONCLUSIVE = ("pass", "assert_fail")
 
@@ -109,7 +107,7 @@ def _files(directory: Path) -> list[str]:
 
 def _load(paths: Sequence[str]) -> list[dict[str, Any]]:
     """records.load_stamp of each path (without a Path object per file), in order."""
-    from gate.files import parse_json, read_bytes_capped
+    from gate.records.files import parse_json, read_bytes_capped
 
     return [records.check_stamp(parse_json(read_bytes_capped(p), p), p) for p in paths]
 
@@ -300,65 +298,3 @@ def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: 
     if not loaded:
         raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
     return decide_all(loaded, allowlist, now)
-
-
-# --- the command --------------------------------------------------------------------------------
-
-
-def shown(test_id: str) -> str:
-    """A test id as printed: as is, or as a JSON string if it holds white space or controls."""
-    # str.isprintable() is false for every white-space character but the ASCII space.
-    if test_id and test_id.isprintable() and " " not in test_id:
-        return test_id
-    return json.dumps(test_id)
-
-
-def print_text(decisions: Sequence[TestDecision], built: Mapping[str, Any],
-               say: Callable[[str], None]) -> None:
-    for decision in decisions:
-        name = shown(decision.test_id)
-        say(f"{name} {decision.entry['action']}")
-        for line in report.four_lines(decision.entry):
-            say(line)
-        for pair in decision.reruns:
-            first, second = pair["runs"]
-            say(f"{name} rerun {first['server_class']} {first['run_id']} {second['run_id']}")
-            for line in report.four_lines(pair):
-                say(line)
-    counts = built["counts"]
-    say(f"decision={built['decision']} tests={len(decisions)} accepted={counts['accepted']} "
-        f"frozen={counts['frozen']} rejected={counts['rejected']}")
-
-
-def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None) -> int:
-    """Returns the exit status: 0 only if every test's door is open (and there is a test)."""
-    from gate import policy
-
-    pol = policy.load(policy_path)
-    # Reading 100,000 stamps allocates millions of containers and no cycles: the cyclic
-    # collector would only rescan them, again and again. Reference counting still frees.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        decisions = decide_folder(Path(args.stamps), pol.allowlist, now)
-        built = build_report(decisions, now)
-    finally:
-        if collecting:
-            gc.enable()
-    if args.report:
-        records.write_report(Path(args.report), built)
-    if args.json:
-        sys.stdout.write(json.dumps(built, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
-    else:
-        lines: list[str] = []
-
-        def say(line: str) -> None:  # one write per 4096 lines, not a print per line
-            lines.append(line)
-            if len(lines) >= 4096:
-                sys.stdout.write("\n".join(lines) + "\n")
-                lines.clear()
-
-        print_text(decisions, built, say)
-        if lines:
-            sys.stdout.write("\n".join(lines) + "\n")
-    return 0 if built["decision"] == "open" and all(d.door_open for d in decisions) else 1

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate import halt, schemas
+from gate.decide import halt
+from gate.decide.stamps import AllowEntry
 from gate.errors import GateInputError
-from gate.files import read_yaml
-from gate.stamps import AllowEntry
+from gate.records import schemas
+from gate.records.files import read_yaml
 
 DEFAULT_TIMEOUT_EXIT_CODES = (124, 137)
 DEFAULT_MAX_FREEZE_DAYS = 30

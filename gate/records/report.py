@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gate import __version__, digest, stamps
+from gate import __version__
+from gate.decide import digest, stamps
 
 NONE = "none"
 

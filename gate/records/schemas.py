@@ -46,7 +46,7 @@ def _schema_dir() -> Path:
     packaged = resources.files("gate") / "schemas"
     if packaged.is_dir():
         return Path(str(packaged))
-    source_tree = Path(__file__).resolve().parent.parent / "schemas"
+    source_tree = Path(__file__).resolve().parents[2] / "schemas"
     if source_tree.is_dir():
         return source_tree
     raise RuntimeError("gate: schemas/ not found beside the package")

@@ -12,7 +12,8 @@ report (``--target all`` cycles through them). Each input goes through the same 
 point and the same independent oracle as tests/hardening/test_fuzz.py
 (tests/hardening/fuzzlib.py): the first byte picks a variant of the command, the rest is the
 file's content. A crash (an exit status other than 0, 1, 2, an exception out of
-``gate.cli.main``, a traceback) or a door opened by invalid input raises, so libFuzzer stops
+``gate.commands.main.main``, a traceback) or a door opened by invalid input raises, so libFuzzer
+stops
 and writes the input to ``crash-<sha1>``. Any extra arguments are passed to libFuzzer
 (``-atheris_runs=N``, ``-max_total_time=S``, a corpus folder, ``-dict=...``).
 """
@@ -33,26 +34,11 @@ except ImportError:  # pragma: no cover - optional tool
 
 with atheris.instrument_imports(include=["gate"]):
     # Every module a target reaches, imported here so that it is instrumented.
-    from gate import (  # noqa: F401
-        cli,
-        digest,
-        files,
-        github_cli,
-        halt,
-        junit,
-        ledger,
-        manifest,
-        pairing,
-        policy,
-        receipts,
-        records,
-        report,
-        schemas,
-        stamping,
-        stamps,
-        summary,
-        workflow,
-    )
+    from gate.agent import stamping  # noqa: F401
+    from gate.commands import main as cli  # noqa: F401
+    from gate.decide import digest, halt, receipts, stamps  # noqa: F401
+    from gate.github import publish, summary, workflow  # noqa: F401
+    from gate.records import files, junit, ledger, load, manifest, pairing, policy, report, schemas  # noqa: F401
 
 from tests.hardening import fuzzlib  # noqa: E402
 

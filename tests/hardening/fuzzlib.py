@@ -1,7 +1,7 @@
 """Shared by the property-based fuzz tests and the atheris harness (tests/fuzz/).
 
 Each parser has a *target*: a real entry point of ``gate`` (the CLI in-process through
-:func:`gate.cli.main`, with the input written to a file in a scratch folder) plus an
+:func:`gate.commands.main.main`, with the input written to a file in a scratch folder) plus an
 *independent oracle* that says whether the input is valid and, when the command opened a door
 (exit 0), whether that door may open for it. Outcomes are classified as:
 
@@ -31,7 +31,9 @@ from typing import Any
 
 import yaml
 
-from gate import cli, halt, ledger, receipts, schemas
+from gate.commands import main as cli
+from gate.decide import halt
+from gate.records import ledger, receipts, schemas
 
 NOW = 1_790_000_000
 FUTURE = NOW + 86_400
@@ -72,7 +74,7 @@ def run_cli(argv: list[str]) -> Outcome:
     return Outcome(code, out.getvalue(), err.getvalue(), crash)
 
 
-# --- strict reference JSON parsing (the oracle's own, not gate.files) ------------------------
+# --- strict reference JSON parsing (the oracle's own, not gate.records.files) ---------------------
 
 
 class _Bad(Exception):
@@ -170,8 +172,8 @@ JUNIT_PASS = (b'<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite nam
 
 
 def report() -> dict[str, Any]:
-    from gate import report as report_mod
-    from gate import stamps
+    from gate.decide import stamps
+    from gate.records import report as report_mod
 
     local, free = stamp("local-pinned", "pass", "r1"), stamp("free-server", "pass", "r2")
     result = stamps.classify_pair(local, free, (), NOW)

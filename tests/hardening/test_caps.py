@@ -116,7 +116,8 @@ def test_junit_with_an_unknown_encoding_is_bad_input(tmp_path: Path, encoding: s
 
 def test_ledger_line_with_a_duplicate_key_is_refused(tmp_path: Path) -> None:
     """Found by the fuzzer: a duplicated key passed the audit (json.loads keeps the last)."""
-    from gate import halt, ledger
+    from gate.decide import halt
+    from gate.records import ledger
 
     path = tmp_path / "ledger.jsonl"
     ledger.Ledger(path).bind("run-1", "lab.invalid", "api.lab.invalid", halt.DEFAULT_MARKER)

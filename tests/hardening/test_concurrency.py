@@ -1,6 +1,6 @@
 """Concurrency: 8 processes making halt checks against one ledger and one issuer, with rebinds.
 
-Each worker process opens its own :class:`gate.ledger.Ledger` on the same file (so the only
+Each worker process opens its own :class:`gate.records.ledger.Ledger` on the same file (so the only
 coordination is the ledger's own ``flock`` compare-and-swap) and loops: about 2% of the time
 it rebinds one of two runs (generation + 1, which makes every binding other workers hold for
 that run stale); otherwise it checks an attempt with the binding it last saw for a run (often
@@ -8,7 +8,7 @@ stale), and now and then repeats an earlier attempt id with the same inputs (whi
 answered from the ledger, not decided again). Every answer is logged by the worker.
 
 Figures: entries expected (binds + first checks) versus entries written, chain intact
-(``gate.ledger.audit``), attempt ids decided exactly once, ALLOWs under a stale generation
+(``gate.records.ledger.audit``), attempt ids decided exactly once, ALLOWs under a stale generation
 (found by an independent replay of the ledger, and by cross-checking every worker's answers).
 Budget: the full 8 x 1000 checks by default (about 7 s on 2 cores with an fsync per append);
 ``GATE_CONCURRENCY_CHECKS=N`` changes the number per process.
@@ -24,7 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from gate import halt, ledger
+from gate.decide import halt
+from gate.records import ledger
 from tests.hardening import figures
 
 WORKERS = 8

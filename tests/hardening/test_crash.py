@@ -1,7 +1,7 @@
 """Crash safety: SIGKILL at random points while writing stamps, reports and ledger entries.
 
 Each trial forks a child (the gate modules are already imported, so a trial costs
-milliseconds) that loops over one command through :func:`gate.cli.main` and writes an
+milliseconds) that loops over one command through :func:`gate.commands.main.main` and writes an
 acknowledgement to a pipe after each command *returned* (exit 0, or 0/1 for ``classify``,
 whose exit status is the decision). The child dies by SIGKILL at a random point, chosen in one
 of two ways (alternating trials):
@@ -39,7 +39,10 @@ from typing import Any
 
 import pytest
 
-from gate import cli, files, halt, ledger, records
+from gate.commands import main as cli
+from gate.decide import halt
+from gate.records import files, ledger
+from gate.records import load as records
 from tests.hardening import figures, fuzzlib
 
 TRIALS = int(os.environ.get("GATE_CRASH_TRIALS", "200"))

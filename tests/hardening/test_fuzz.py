@@ -9,7 +9,8 @@ no example database):
 * **raw** inputs: the seed's bytes with byte-level edits (flips, cuts, insertions, splices of
   JSON/YAML/XML punctuation), and arbitrary bytes and text.
 
-Every input goes through the CLI in-process (:func:`gate.cli.main`) with files in a scratch
+Every input goes through the CLI in-process (:func:`gate.commands.main.main`) with files in a
+scratch
 folder; :mod:`tests.hardening.fuzzlib` holds the targets and the independent oracles. Figures:
 inputs tried, crashes (must be 0), doors opened by invalid input (must be 0).
 

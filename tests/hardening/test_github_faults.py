@@ -2,7 +2,7 @@
 GitHub did, and a check run is never created twice.
 
 Each scenario injects faults into a fresh :class:`GitHubDouble` and runs ``gate publish
---report R`` (in-process through :func:`gate.cli.main` with the job's environment; two
+--report R`` (in-process through :func:`gate.commands.main.main` with the job's environment; two
 scenarios also as a real subprocess) once with an open report and once with a closed one, then
 once more with the same job identity (a re-run of the step: same ``external_id``, same
 ``RUNNER_TEMP`` marker). Figures: faults injected (responses the double answered with a
@@ -24,8 +24,10 @@ from typing import Any
 
 import pytest
 
-from gate import cli, records, stamps
-from gate import report as report_mod
+from gate.commands import main as cli
+from gate.decide import stamps
+from gate.records import load as records
+from gate.records import report as report_mod
 from tests.github_double import NOT_ACCESSIBLE_MESSAGE, WRITE_TOKEN, Fault, GitHubDouble
 from tests.hardening import figures, fuzzlib
 

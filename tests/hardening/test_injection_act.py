@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from gate import cli, workflow
+from gate.commands import main as cli
+from gate.github import workflow
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.hardening import figures, fuzzlib

@@ -1,0 +1,128 @@
+"""``gate classify`` (stamp gate) and ``gate triage`` (digest gate): decided, printed, reported."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from gate.commands.args import CLOSED, OPEN, clock, policy_path, print_json
+from gate.errors import GateInputError
+from gate.records import load, report
+from gate.records.pairing import TestDecision
+
+
+def _emit_pair(pair: dict[str, Any], args: argparse.Namespace, with_action: bool) -> None:
+    from gate.records import report
+
+    if args.json:
+        print_json(pair)
+        return
+    if with_action:
+        print(f"action={pair['action']}")
+    for line in report.four_lines(pair):
+        print(line)
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    from gate.decide import stamps
+    from gate.records import load as records
+    from gate.records import policy, report
+
+    if args.stamps is not None:
+
+        if args.pair:
+            raise GateInputError("gate classify", "(usage)",
+                                 "give LOCAL.json REMOTE.json or --stamps DIR, not both")
+
+        return classify_folder(args, clock(args), policy_path(args))
+    if len(args.pair) != 2:
+        raise GateInputError("gate classify", "(usage)",
+                             "give LOCAL.json REMOTE.json, or --stamps DIR")
+    now = clock(args)
+    pol = policy.load(policy_path(args))
+    first, second = (records.load_stamp(Path(p)) for p in args.pair)
+    result = stamps.classify_pair(first, second, pol.allowlist, now)
+    pair = report.cross_class_pair(first, second, result, (args.pair[0], args.pair[1]))
+    if args.report:
+        records.write_report(Path(args.report), report.build([pair], now))
+    _emit_pair(pair, args, with_action=True)
+    return OPEN if result.door_open else CLOSED
+
+
+def cmd_triage(args: argparse.Namespace) -> int:
+    from gate.decide import digest
+    from gate.records import load as records
+    from gate.records import report
+
+    left, right = (records.load_run_or_stamp(Path(p)) for p in (args.left, args.right))
+    result = digest.classify_runs(left, right)
+    runs = [{"run_id": str(r.get("run_id", "")), "server_class": str(r.get("server_class", "")),
+             "outcome": str(r.get("outcome", ""))} for r in (left, right)]
+    test_id = str(left.get("test_id") or right.get("test_id") or "(unnamed)")
+    pair = report.same_class_pair(test_id, left, right, result, runs)
+    _emit_pair(pair, args, with_action=False)
+    return OPEN if result.freeze_allowed else CLOSED
+
+
+def shown(test_id: str) -> str:
+    """A test id as printed: as is, or as a JSON string if it holds white space or controls."""
+    # str.isprintable() is false for every white-space character but the ASCII space.
+    if test_id and test_id.isprintable() and " " not in test_id:
+        return test_id
+    return json.dumps(test_id)
+
+
+def print_text(decisions: Sequence[TestDecision], built: Mapping[str, Any],
+               say: Callable[[str], None]) -> None:
+    for decision in decisions:
+        name = shown(decision.test_id)
+        say(f"{name} {decision.entry['action']}")
+        for line in report.four_lines(decision.entry):
+            say(line)
+        for pair in decision.reruns:
+            first, second = pair["runs"]
+            say(f"{name} rerun {first['server_class']} {first['run_id']} {second['run_id']}")
+            for line in report.four_lines(pair):
+                say(line)
+    counts = built["counts"]
+    say(f"decision={built['decision']} tests={len(decisions)} accepted={counts['accepted']} "
+        f"frozen={counts['frozen']} rejected={counts['rejected']}")
+
+
+def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None) -> int:
+    """Returns the exit status: 0 only if every test's door is open (and there is a test)."""
+    from gate.records import pairing, policy
+
+    pol = policy.load(policy_path)
+    # Reading 100,000 stamps allocates millions of containers and no cycles: the cyclic
+    # collector would only rescan them, again and again. Reference counting still frees.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        decisions = pairing.decide_folder(Path(args.stamps), pol.allowlist, now)
+        built = pairing.build_report(decisions, now)
+    finally:
+        if collecting:
+            gc.enable()
+    if args.report:
+        load.write_report(Path(args.report), built)
+    if args.json:
+        sys.stdout.write(json.dumps(built, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
+    else:
+        lines: list[str] = []
+
+        def say(line: str) -> None:  # one write per 4096 lines, not a print per line
+            lines.append(line)
+            if len(lines) >= 4096:
+                sys.stdout.write("\n".join(lines) + "\n")
+                lines.clear()
+
+        print_text(decisions, built, say)
+        if lines:
+            sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if built["decision"] == "open" and all(d.door_open for d in decisions) else 1

@@ -1,0 +1,22 @@
+"""``gate policy check``: the reviewed policy file's findings."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from gate.commands.args import CLOSED, OPEN, clock
+from gate.errors import GateInputError
+
+
+def cmd_policy_check(args: argparse.Namespace) -> int:
+    from gate.records import policy
+
+    if args.max_days is not None and not 1 <= args.max_days <= 3650:
+        raise GateInputError("gate policy check", "--max-days", "must be between 1 and 3650")
+    pol = policy.load(Path(args.file))
+    findings = policy.check(pol, clock(args), args.max_days)
+    for finding in findings:
+        print(f"{args.file}: {finding}")
+    print(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
+    return CLOSED if findings else OPEN

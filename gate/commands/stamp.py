@@ -1,0 +1,83 @@
+"""``gate stamp``: run (or record) one test run and write one stamp per property."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from gate.commands.args import OPEN, policy_path, print_json
+from gate.errors import GateInputError
+
+
+def _stamp_usage(flag: str, message: str) -> GateInputError:
+    return GateInputError("gate stamp", flag, message)
+
+
+def cmd_stamp(args: argparse.Namespace) -> int:
+    from gate.agent import stamping
+    from gate.decide import outcome
+    from gate.records import manifest, policy
+
+    command: list[str] | None = args.command_argv
+    if command is not None and not command:
+        raise _stamp_usage("--", "no command after --")
+    if (command is None) == (args.exit_code is None):
+        raise _stamp_usage("(usage)", "give either -- COMMAND [ARG...] or --exit-code N")
+    if command is not None:
+        for flag, value in (("--body-bytes", args.body_bytes),
+                            ("--assertion-failed", args.assertion_failed or None)):
+            if value is not None:
+                raise _stamp_usage(flag, "only with --exit-code (a recorded run); a command's "
+                                   "output is counted and its assertions read from --junit")
+    elif args.timeout is not None:
+        raise _stamp_usage("--timeout", "only with -- COMMAND")
+    if args.timeout is not None and not args.timeout > 0:
+        raise _stamp_usage("--timeout", "must be a positive number of seconds")
+    if args.body_bytes is not None and args.body_bytes < 0:
+        raise _stamp_usage("--body-bytes", "must be at least 0")
+    if args.assertion_failed and args.junit:
+        raise _stamp_usage("--assertion-failed", "not with --junit: the report says which "
+                           "assertion failed")
+    root = Path(args.root)
+    if args.manifest is not None:
+        for flag, value in (("--card", args.card), ("--test-id", args.test_id),
+                            ("--fixtures", args.fixtures), ("--sample", args.sample),
+                            ("--run-id", args.run_id), ("--junit-name", args.junit_name),
+                            ("--junit-classname", args.junit_classname)):
+            if value:
+                raise _stamp_usage(flag, "comes from the manifest with --manifest")
+        if not args.junit:
+            raise _stamp_usage("--junit", "required with --manifest (one run, many properties)")
+        props = manifest.load(Path(args.manifest), root)
+        run_ids = stamping.manifest_run_ids(len(props), args.run_id_prefix)
+    else:
+        for flag, value in (("--card", args.card), ("--test-id", args.test_id),
+                            ("--fixtures", args.fixtures)):
+            if not value:
+                raise _stamp_usage(flag, "required (or --manifest FILE)")
+        if args.run_id_prefix is not None:
+            raise _stamp_usage("--run-id-prefix", "only with --manifest; use --run-id")
+        props = [manifest.Property(
+            test_id=args.test_id, card=Path(args.card),
+            fixtures=tuple(Path(p) for p in args.fixtures),
+            sample=Path(args.sample) if args.sample else None,
+            junit_classname=args.junit_classname,
+            junit_name=args.junit_name or args.test_id, location=None)]
+        run_ids = [args.run_id or stamping.new_run_id()]
+    pol = policy.load(policy_path(args))
+    recorded = None
+    if args.exit_code is not None:
+        recorded = outcome.ProcessResult(args.exit_code, None, False, args.body_bytes, None)
+    request = stamping.Request(
+        properties=props, server_class=args.server_class, out=Path(args.out), root=root,
+        run_ids=run_ids, timeout_codes=pol.timeout_exit_codes,
+        junit_path=Path(args.junit) if args.junit else None,
+        store=Path(args.store) if args.store else None, command=command,
+        timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed)
+    written = stamping.stamp_run(request)
+    if args.json:
+        print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])
+    else:
+        for path, stamp in written:
+            print(f"stamped {path} test_id={stamp['test_id']} outcome={stamp['outcome']}")
+    return OPEN
