@@ -36,7 +36,8 @@ def command_function(spec: str) -> Any:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """Every command's arguments."""
+    """Every command's arguments; the hook's own are added only when ``argv`` is for it (or
+    ``argv`` is None), so that no other command imports the hook."""
     parser = _Parser(prog="gate", description=__doc__)
     parser.add_argument("--version", action="version", version=f"gate {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -123,9 +124,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("ledger", metavar="L")
     p = _add(hsub, "hook", "halt:cmd_halt_hook",
              "pre-tool-use hook: one JSON tool call on stdin; exit 0 allows, 2 blocks")
-    from gate.agent import hook
+    if argv is None or list(argv[:2]) == ["halt", "hook"]:
+        from gate.agent import hook
 
-    hook.add_arguments(p)
+        hook.add_arguments(p)
 
     p = _add(sub, "stamp", "stamp:cmd_stamp",
              "run (or record) one test run and write one stamp per property, write-once")
@@ -214,6 +216,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["stamp"] and "--" in argv:
         split = argv.index("--")
         argv, command = argv[:split], argv[split + 1:]
+    if argv == ["--version"]:  # the fast path: no parser, no command module
+        sys.stdout.write(f"gate {__version__}\n")
+        return 0
     try:
         args = build_parser(argv).parse_args(argv)
         if command is not None:

@@ -1,0 +1,180 @@
+"""The package's folders are its architecture (README "Architecture"): each role may import
+only what this table allows, read from every module's imports with ``ast``.
+
+| role            | may import of the project                          |
+|-----------------|----------------------------------------------------|
+| gate.decide     | gate.decide only (and the standard library)        |
+| gate.records    | gate (``__version__``), gate.errors, gate.decide, gate.records |
+| gate.github     | the above and gate.github; PyGithub only in gate.github.checks |
+| gate.agent      | gate.errors, gate.decide, gate.records, gate.agent |
+| gate.commands   | anything; imported only by ``gate.__main__`` (and the console script) |
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "gate"
+
+ROLES = ("decide", "records", "github", "agent", "commands")
+ALLOWED: dict[str, set[str]] = {
+    "decide": {"gate.decide"},
+    "records": {"gate", "gate.errors", "gate.decide", "gate.records"},
+    "github": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.github"},
+    "agent": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.agent"},
+    "commands": {"gate", "gate.errors", *(f"gate.{r}" for r in ROLES)},
+}
+# Third-party packages each role may import (the standard library is always allowed).
+THIRD_PARTY: dict[str, set[str]] = {
+    "decide": set(),
+    "records": {"yaml", "jsonschema", "fastjsonschema", "junitparser", "referencing"},
+    "github": set(),  # PyGithub and its transport only from gate/github/checks.py, see below
+    "agent": {"pytest", "_pytest", "hypothesis"},
+    "commands": set(),
+}
+PYGITHUB_HOME = "gate.github.checks"
+PYGITHUB = {"github", "urllib3", "requests"}  # PyGithub, and the transport it is configured with
+# Modules outside the five roles and what they are for.
+TOP_LEVEL = {
+    "gate": set(),                                   # __version__ only
+    "gate.__main__": {"gate.commands"},              # python -m gate
+    "gate.errors": set(),                            # the one error type every role raises
+    "gate.guard": {"gate.agent"},                    # old name of gate.agent.guard
+    "gate.pytest_plugin": {"gate.agent"},            # old name of gate.agent.pytest_plugin
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """Every module name ``source`` imports (relative imports resolved), with its line."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".")
+                anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append((node.lineno, base))
+            # ``from gate import records`` imports the subpackage gate.records
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names
+                      if base == "gate" and alias.name in (*ROLES, "errors")]
+    return found
+
+
+def _project_part(name: str) -> str:
+    """``gate.records.files`` -> ``gate.records``; ``gate.errors``; ``gate``."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else parts[0]
+
+
+def violations(module: str, source: str, is_package: bool = False) -> list[str]:
+    """The forbidden arrows out of one module."""
+    parts = module.split(".")
+    role = parts[1] if len(parts) > 1 and parts[1] in ROLES else None
+    bad: list[str] = []
+    stdlib = sys.stdlib_module_names
+    for line, name in imports_of(source, module, is_package):
+        top = name.split(".")[0]
+        if top == "gate":
+            target = _project_part(name)
+            if target == "gate" and name != "gate":
+                target = name  # a top-level module such as gate.guard
+            if target == "gate.commands" and module != "gate.__main__" and role != "commands":
+                bad.append(f"{module}:{line} imports {name}: only gate.__main__ and the console "
+                           "script import the commands")
+                continue
+            allowed = ALLOWED[role] if role else TOP_LEVEL.get(module, set()) | {"gate"}
+            if target not in allowed:
+                bad.append(f"{module}:{line} imports {name}")
+        elif top in stdlib or top == "__future__":
+            continue
+        elif role is None:
+            bad.append(f"{module}:{line} imports {name} (third party outside a role)")
+        elif top in PYGITHUB:
+            if module != PYGITHUB_HOME:
+                bad.append(f"{module}:{line} imports {name}: only {PYGITHUB_HOME} talks to GitHub")
+        elif top not in THIRD_PARTY[role]:
+            bad.append(f"{module}:{line} imports {name} ({role} may not)")
+    return bad
+
+
+def all_modules() -> list[tuple[str, Path]]:
+    return sorted((module_name(p), p) for p in PACKAGE.rglob("*.py")
+                  if "examples" not in p.relative_to(PACKAGE).parts)
+
+
+def test_every_module_belongs_to_a_role_or_is_listed() -> None:
+    for module, _ in all_modules():
+        parts = module.split(".")
+        assert (len(parts) > 1 and parts[1] in ROLES) or module in TOP_LEVEL, module
+
+
+def test_no_forbidden_import_anywhere() -> None:
+    found: list[str] = []
+    for module, path in all_modules():
+        found += violations(module, path.read_text(encoding="utf-8"), path.name == "__init__.py")
+    assert found == []
+
+
+@pytest.mark.parametrize(("module", "source", "why"), [
+    ("gate.decide.halt", "from gate.records import files\n", "decide reads no files"),
+    ("gate.decide.stamps", "import os\nimport time\nfrom gate import errors\n", "decide"),
+    ("gate.decide.digest", "import yaml\n", "decide uses the standard library only"),
+    ("gate.records.pairing", "from gate.github import summary\n", "records never shows"),
+    ("gate.records.ledger", "from gate.agent import hook\n", "records never runs agents"),
+    ("gate.records.load", "from gate.commands import main\n", "nothing imports commands"),
+    ("gate.github.summary", "from github import Github\n", "PyGithub only in checks"),
+    ("gate.github.publish", "import requests\n", "its transport too"),
+    ("gate.records.load", "import github\n", "records never talks to GitHub"),
+    ("gate.github.summary", "from gate.agent import guard\n", "github shows, agent runs"),
+    ("gate.agent.hook", "from gate.github import workflow\n", "the hook never publishes"),
+    ("gate.agent.hook", "from ..github import workflow\n", "relative imports count too"),
+    ("gate.agent.hook", "from gate import github\n", "a subpackage named in from-import"),
+    ("gate.guard", "from gate.commands import main\n", "shims re-export, nothing more"),
+])
+def test_the_rule_catches_one_forbidden_import(module: str, source: str, why: str) -> None:
+    assert violations(module, source), why
+
+
+def test_the_rule_accepts_the_allowed_arrows() -> None:
+    assert violations("gate.decide.halt", "import re\nfrom gate.decide import stamps\n") == []
+    assert violations("gate.records.report", "from gate import __version__\n") == []
+    assert violations("gate.github.checks", "from github import Github\n") == []
+    assert violations("gate.commands.halt", "from gate.agent import hook\n") == []
+    assert violations("gate.__main__", "from gate.commands.main import main\n") == []
+
+
+def test_version_imports_no_records_github_or_agent(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gate", "--version"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("gate "), done.stderr[-2000:]
+    names = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line}
+    ours = {n for n in names if n == "gate" or n.startswith("gate.")}
+    assert ours, "importtime saw no gate module"
+    for role in ("gate.records", "gate.github", "gate.agent", "gate.decide"):
+        assert not {n for n in ours if n == role or n.startswith(role + ".")}, (role, ours)
+
+
+def test_public_names_stay_importable() -> None:
+    import gate.guard
+    import gate.pytest_plugin
+    from gate.agent import guard, pytest_plugin
+
+    assert gate.guard is guard and gate.guard.ToolGuard is guard.ToolGuard
+    assert gate.pytest_plugin is pytest_plugin
