@@ -207,12 +207,13 @@ def _run_binding(book: Any, binding_path: Path | None, run_id: str | None) -> ha
 def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None = None,
            run_id: str | None = None) -> Verdict:
     """Read the call, decide it against the run's binding, record it: the whole hook."""
+    from gate.records.files import is_regular_file
     from gate.records.ledger import Ledger
 
     assert isinstance(book, Ledger)
     call = read_call(data, config)
     where = f"tool {call.tool_name}, attempt {call.attempt_id}"
-    if not book.path.is_file():
+    if not is_regular_file(book.path):
         raise Blocked(f"no ledger at {book.path}")
     bound = _run_binding(book, binding_path, run_id)
     attempted = dataclasses.replace(bound, host=call.host if call.host is not None else "")

@@ -40,7 +40,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import hashing, junit
 from gate.records import load as records
-from gate.records.files import canonical_json, write_once
+from gate.records.files import canonical_json, lexists, write_once
 from gate.records.manifest import Property
 
 SOURCES = ("command", "recorded", "junit")
@@ -292,11 +292,11 @@ def stamp_run(
         raise GateInputError("gate stamp", "--run-id", "one distinct run id per property")
     targets = [request.out / f"{run_id}.json" for run_id in request.run_ids]
     for target in targets:
-        if os.path.lexists(target):
+        if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
     prepared = [prepare(p, request.root, request.store) for p in request.properties]
     if request.command is not None:
-        if request.junit_path is not None and os.path.lexists(request.junit_path):
+        if request.junit_path is not None and lexists(request.junit_path):
             raise GateInputError(str(request.junit_path), "--junit",
                                  "exists before the command ran; remove it (a stale report "
                                  "must never stamp a green)")

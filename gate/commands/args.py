@@ -26,4 +26,6 @@ def policy_path(args: argparse.Namespace) -> Path | None:
     """``--policy FILE`` if given, else the default policy file if there is one."""
     if args.policy is not None:
         return Path(args.policy)
-    return DEFAULT_POLICY if DEFAULT_POLICY.is_file() else None
+    from gate.records.files import lexists
+
+    return DEFAULT_POLICY if lexists(DEFAULT_POLICY) else None

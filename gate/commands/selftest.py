@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.records import receipts
+from gate.records.files import read_all, write_replace
 
 
 def _cases() -> list[tuple[str, Callable[[dict[str, Any]], None], str]]:
@@ -54,8 +55,8 @@ def run_receipt_selftest(say: Callable[[str], None]) -> bool:
                     if "extra" in plain:
                         document["predicate"]["extra"] = plain["extra"]
                 path = Path(tmp) / f"{fmt}-{total}.json"
-                path.write_text(json.dumps(document), encoding="utf-8")
-                loaded = json.loads(path.read_text(encoding="utf-8"))
+                write_replace(path, json.dumps(document).encode("utf-8"))
+                loaded = json.loads(read_all(path))
                 got = receipts.verify(loaded, expected).line
                 total += 1
                 ok = got == want

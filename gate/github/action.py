@@ -199,10 +199,11 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     from gate.github import publish, workflow
     from gate.records import load as records
     from gate.records import pairing, policy
+    from gate.records.files import is_regular_file
 
     now = settings.now if settings.now is not None else int(time.time())
     policy_path = Path(settings.policy) if settings.policy else None
-    if policy_path is not None and not policy_path.is_file():
+    if policy_path is not None and not is_regular_file(policy_path):
         print(f"agent-patch gate: no policy file at {policy_path!s:.200}: no freezes are "
               "granted, and the halt audit uses the default scopes and marker")
         policy_path = None

@@ -271,11 +271,18 @@ def _marker(settings: Settings) -> Path | None:
     return settings.state_dir / f"gate-check-run-{digest}.json"
 
 
+def _marker_exists(path: Path) -> bool:
+    from gate.records.files import lexists
+
+    return lexists(path)
+
+
 def _write_marker(path: Path | None, check_run_id: int | None) -> None:
     if path is None:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"check_run_id": check_run_id}) + "\n", encoding="utf-8")
+    from gate.records.files import write_replace
+
+    write_replace(path, (json.dumps({"check_run_id": check_run_id}) + "\n").encode("utf-8"))
 
 
 # --- publishing ---------------------------------------------------------------------------------
@@ -435,7 +442,7 @@ def _publish(p: Plan, settings: Settings, sleep: Callable[[float], None]) -> Pub
     try:
         repo = gh.get_repo(settings.repository)
         marker = _marker(settings)
-        look = bool(settings.external_id) and (marker is None or marker.exists())
+        look = bool(settings.external_id) and (marker is None or _marker_exists(marker))
         sent = 0
         created = False
         run: CheckRun | None = None

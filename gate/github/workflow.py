@@ -219,9 +219,10 @@ def format_output(name: str, value: str, delimiter: str | None = None) -> str:
 
 def write_outputs(path: Path, outputs: Mapping[str, str]) -> None:
     """Append every output to ``$GITHUB_OUTPUT`` (all formatted first: all or nothing)."""
+    from gate.records.files import append_bytes
+
     text = "".join(format_output(name, value) for name, value in outputs.items())
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(text)
+    append_bytes(path, text.encode("utf-8"), make_parents=False)
 
 
 def report_outputs(report: Mapping[str, Any], report_path: str) -> dict[str, str]:
@@ -246,11 +247,9 @@ def report_outputs(report: Mapping[str, Any], report_path: str) -> dict[str, str
 
 def summary_room(path: Path, limit: int = STEP_SUMMARY_LIMIT) -> int:
     """Bytes still free in this step's summary file."""
-    try:
-        used = path.stat().st_size
-    except FileNotFoundError:
-        used = 0
-    return max(0, limit - used)
+    from gate.records.files import file_size
+
+    return max(0, limit - file_size(path))
 
 
 def append_summary(path: Path, text: str, limit: int = STEP_SUMMARY_LIMIT) -> bool:
@@ -258,8 +257,9 @@ def append_summary(path: Path, text: str, limit: int = STEP_SUMMARY_LIMIT) -> bo
     data = text if text.endswith("\n") else text + "\n"
     if markdown.utf8_len(data) > summary_room(path, limit):
         return False
-    with path.open("a", encoding="utf-8", errors="replace") as handle:
-        handle.write(data)
+    from gate.records.files import append_bytes
+
+    append_bytes(path, data.encode("utf-8", "replace"), make_parents=False)
     return True
 
 

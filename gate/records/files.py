@@ -14,8 +14,6 @@ import json
 import os
 import re
 import stat
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,19 +56,193 @@ def max_yaml_bytes() -> int:
     return _env_cap("GATE_MAX_YAML_BYTES", DEFAULT_MAX_YAML_BYTES)
 
 
+# --- the one way to open a file -----------------------------------------------------------------
+#
+# Every file the gate reads or writes (records, ledgers and their halt reports, stamps, reports,
+# summaries, step outputs, state markers, pins, receipts) is opened by :func:`open_fd`. It walks
+# the path one component at a time with ``openat``-style directory descriptors, each opened
+# with ``O_NOFOLLOW | O_DIRECTORY``, so a symbolic link anywhere on the way, or as the final
+# name, is refused rather than followed; the final file is opened with ``O_NOFOLLOW |
+# O_NONBLOCK`` (a FIFO never blocks the open) and must be a regular file (``fstat``), so a FIFO,
+# a device (``/dev/null``) or a socket is refused too. With ``base``, the path must stay inside
+# that folder (no absolute path, no ``..``). Every refusal, and every error the operating
+# system raises (a component that is a file, a name too long, an embedded NUL, bytes that are
+# not text), is a :class:`GateInputError` naming the path: exit 2, never a traceback.
+# tests/test_files_edge.py reads gate/'s source and fails on any other ``open``.
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _shown(path: Path | str | bytes) -> str:
+    """A path as text for an error message (undecodable bytes kept visible, never raised)."""
+    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _refused(path: Path | str | bytes, message: str) -> GateInputError:
+    return GateInputError(_shown(path), "(file)", message)
+
+
+def _os_message(exc: OSError) -> str:
+    import errno
+
+    if exc.errno == errno.ELOOP:
+        return "symbolic link refused"
+    if exc.errno == errno.ENOTDIR:
+        return "a component of the path is not a folder"
+    if exc.errno == errno.ENXIO:
+        return "not a regular file (a FIFO without a writer, a socket or a device)"
+    return exc.strerror or str(exc)
+
+
+def _components(path: Path | str, base: Path | str | None) -> tuple[str, list[str]]:
+    """(where the walk starts, the names walked), checking the path as text first."""
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text:
+        raise _refused(path, "empty path")
+    if "\x00" in text:
+        raise _refused(path, "the path holds a NUL character")
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        raise _refused(path, "the path is not valid text for this file system") from None
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if base is not None:
+        if text.startswith("/") or ".." in parts:
+            raise _refused(path, f"escapes its folder {_shown(base)}")
+        start, more = _components(base, None)
+        return start, more + parts
+    return ("/" if text.startswith("/") else "."), parts
+
+
+def _parent_fd(path: Path | str, base: Path | str | None, make_parents: bool) -> tuple[int, str]:
+    """A descriptor of the folder holding ``path`` (reached without following a link) and the
+    final name. The caller closes the descriptor."""
+    start, parts = _components(path, base)
+    if not parts:
+        raise _refused(path, "names a folder, not a file")
+    try:
+        fd = os.open(start, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    except OSError as exc:
+        raise _refused(path, f"cannot open: {_os_message(exc)}") from None
+    try:
+        for name in parts[:-1]:
+            try:
+                nxt = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=fd)
+            except FileNotFoundError:
+                if not make_parents:
+                    raise _refused(path, "no such file") from None
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, 0o755, dir_fd=fd)
+                nxt = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+    except GateInputError:
+        os.close(fd)
+        raise
+    except OSError as exc:
+        message = _os_message(exc)
+        with contextlib.suppress(OSError, ValueError, UnboundLocalError):
+            if stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                message = "symbolic link refused"
+        os.close(fd)
+        if message == "symbolic link refused":
+            message = f"symbolic link on the way refused ({_shown(name)})"
+        raise _refused(path, f"cannot open: {message}") from None
+    except (ValueError, UnicodeError):
+        os.close(fd)
+        raise _refused(path, "the path is not valid for this file system") from None
+    return fd, parts[-1]
+
+
+def _regular_or_refuse(fd: int, path: Path | str) -> os.stat_result:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise _refused(path, "not a regular file (a FIFO, device, socket or folder)")
+    return info
+
+
+def open_fd(path: Path | str, flags: int = os.O_RDONLY, *, mode: int = 0o644,
+            base: Path | str | None = None, make_parents: bool = False) -> int:
+    """Open a regular file without following any link; the caller closes the descriptor.
+
+    ``flags`` are ``os.open`` flags (``O_RDONLY``, ``O_WRONLY | O_CREAT | O_APPEND``, ...);
+    ``O_NOFOLLOW`` and ``O_NONBLOCK`` are always added. ``make_parents`` creates missing
+    folders on the way (never through a link)."""
+    parent, name = _parent_fd(path, base, make_parents)
+    try:
+        try:
+            existing = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        except FileNotFoundError:
+            if not flags & os.O_CREAT:
+                raise _refused(path, "no such file") from None
+        else:
+            if stat.S_ISLNK(existing.st_mode):
+                raise _refused(path, "symbolic link refused")
+            if not stat.S_ISREG(existing.st_mode):
+                raise _refused(path, "not a regular file (a FIFO, device, socket or folder)")
+        fd = os.open(name, flags | _NOFOLLOW | NONBLOCK | _CLOEXEC, mode, dir_fd=parent)
+    except FileNotFoundError:
+        raise _refused(path, "no such file") from None
+    except OSError as exc:
+        raise _refused(path, f"cannot open: {_os_message(exc)}") from None
+    except (ValueError, UnicodeError):
+        raise _refused(path, "the path is not valid for this file system") from None
+    finally:
+        os.close(parent)
+    _regular_or_refuse(fd, path)
+    return fd
+
+
+def lexists(path: Path | str, base: Path | str | None = None) -> bool:
+    """Whether anything (a file, a link, a FIFO) has this name; a path the operating system
+    refuses is bad input."""
+    try:
+        parent, name = _parent_fd(path, base, False)
+    except GateInputError as exc:
+        if exc.message == "no such file":
+            return False
+        raise
+    try:
+        os.stat(name, dir_fd=parent, follow_symlinks=False)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _refused(path, f"cannot look: {_os_message(exc)}") from None
+    finally:
+        os.close(parent)
+
+
+def is_regular_file(path: Path | str) -> bool:
+    """A regular file reached without a link (the default policy file, a ledger)."""
+    try:
+        os.close(open_fd(path))
+        return True
+    except GateInputError:
+        return False
+
+
+def file_size(path: Path | str) -> int:
+    """Size of a regular file (0 when there is none); links and special files refused."""
+    if not lexists(path):
+        return 0
+    fd = open_fd(path)
+    try:
+        return os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+
+
 def read_bytes_capped(path: Path | str, cap: int | None = None) -> bytes:
     """Read a regular file of at most ``cap`` bytes; anything else is bad input."""
     limit = max_record_bytes() if cap is None else cap
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK)
-    except FileNotFoundError:
-        raise GateInputError(str(path), "(file)", "no such file") from None
-    except OSError as exc:
-        raise GateInputError(str(path), "(file)", f"cannot open: {exc.strerror}") from None
+    fd = open_fd(path)
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise GateInputError(str(path), "(file)", "not a regular file")
         # At most limit + 1 bytes (one more shows the file is too large), read with os.read
         # sized from fstat (no buffered file object, no limit-sized buffer per small file).
         parts: list[bytes] = []
@@ -82,12 +254,46 @@ def read_bytes_capped(path: Path | str, cap: int | None = None) -> bytes:
                 break
             parts.append(chunk)
             total += len(chunk)
+    except OSError as exc:
+        raise _refused(path, f"cannot read: {_os_message(exc)}") from None
     finally:
         os.close(fd)
     data = parts[0] if len(parts) == 1 else b"".join(parts)
     if len(data) > limit:
-        raise GateInputError(str(path), "(file)", f"larger than the {limit}-byte limit")
+        raise _refused(path, f"larger than the {limit}-byte limit")
     return data
+
+
+def read_all(path: Path | str) -> bytes:
+    """Every byte of a regular file (a ledger, a file to pin), through :func:`open_fd`."""
+    fd = open_fd(path)
+    try:
+        parts: list[bytes] = []
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+        return b"".join(parts)
+    except OSError as exc:
+        raise _refused(path, f"cannot read: {_os_message(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def append_bytes(path: Path | str, data: bytes, *, make_parents: bool = True,
+                 sync: bool = True) -> None:
+    """Append ``data`` to a regular file (created if missing): halt reports, the job summary,
+    step outputs. Links, special files and OS errors are bad input naming the file."""
+    fd = open_fd(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, make_parents=make_parents)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if sync:
+            with contextlib.suppress(OSError):
+                os.fsync(fd)
+    except OSError as exc:
+        raise _refused(path, f"cannot write: {_os_message(exc)}") from None
+    finally:
+        os.close(fd)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -233,70 +439,72 @@ def canonical_json(value: Any) -> bytes:
     ).encode("utf-8")
 
 
-@contextlib.contextmanager
-def _temp_written(path: Path, data: bytes) -> Iterator[str]:
-    """A temporary file beside ``path`` holding ``data``, flushed to disk; removed on error."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def _temp_name(name: str) -> str:
+    import secrets
+
+    return f".{name}.{secrets.token_hex(8)}.tmp"
+
+
+def _write_via_temp(path: Path | str, data: bytes, place: str) -> None:
+    """Write ``data`` to a temporary file beside ``path`` (flushed to disk), then put it in
+    place with ``os.link`` (``place="once"``: fails if the name exists) or ``os.replace``;
+    every step relative to the parent folder's descriptor (no link followed)."""
+    parent, name = _parent_fd(path, None, True)
+    tmp = _temp_name(name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        yield tmp
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        dfd = os.open(directory, os.O_RDONLY)
         try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-
-
-@contextlib.contextmanager
-def _write_errors(path: Path) -> Iterator[None]:
-    """An OS error while writing an output file is bad input naming that file."""
-    try:
-        yield
+            existing = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        except FileNotFoundError:
+            pass
+        else:
+            if place == "once":
+                raise _refused(path, "already exists; never overwritten")
+            if not stat.S_ISREG(existing.st_mode):
+                raise _refused(path, "not a regular file (a link, FIFO, device or socket); "
+                               "not replaced")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644,
+                     dir_fd=parent)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if place == "once":
+                try:
+                    os.link(tmp, name, src_dir_fd=parent, dst_dir_fd=parent,
+                            follow_symlinks=False)
+                except FileExistsError:
+                    raise _refused(path, "already exists; never overwritten") from None
+                os.unlink(tmp, dir_fd=parent)
+            else:
+                os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=parent)
+            raise
+        with contextlib.suppress(OSError):
+            os.fsync(parent)
     except OSError as exc:
-        raise GateInputError(str(path), "(file)", f"cannot write: {exc.strerror}") from None
+        raise _refused(path, f"cannot write: {_os_message(exc)}") from None
+    except (ValueError, UnicodeError):
+        raise _refused(path, "the path is not valid for this file system") from None
+    finally:
+        os.close(parent)
 
 
-def write_once(path: Path, data: bytes) -> None:
+def write_once(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically; an existing file is never overwritten.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and are then
     linked into place with ``os.link``, which fails if the name exists. A crash at any point
     leaves either no file or the whole file (never a torn one under the final name).
     """
-    with _write_errors(path):
-        _write_once(path, data)
+    _write_via_temp(path, data, "once")
 
 
-def _write_once(path: Path, data: bytes) -> None:
-    with _temp_written(path, data) as tmp:
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise GateInputError(str(path), "(file)", "already exists; never overwritten") from None
-        finally:
-            os.unlink(tmp)
-    _fsync_dir(path.parent)
-
-
-def write_replace(path: Path, data: bytes) -> None:
+def write_replace(path: Path | str, data: bytes) -> None:
     """Atomically replace ``path`` (for reports and summaries, which are derived data)."""
-    with _write_errors(path):
-        _write_replace(path, data)
-
-
-def _write_replace(path: Path, data: bytes) -> None:
-    with _temp_written(path, data) as tmp:
-        os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    _write_via_temp(path, data, "replace")

@@ -36,7 +36,7 @@ from typing import Any
 
 from gate.errors import GateInputError
 from gate.records import forked
-from gate.records.files import NONBLOCK, canonical_json, write_once
+from gate.records.files import NONBLOCK, canonical_json, lexists, read_all, write_once
 
 FORMAT = b"gate-fixture-v1\n"
 _U64 = 8
@@ -225,8 +225,15 @@ def _digest_path(path: str | bytes) -> tuple[int, bytes]:
 
 
 def file_digest(path: str) -> tuple[int, bytes]:
-    """(size, raw SHA-256) of one regular file, streamed; refuses links and special files."""
-    return _digest_path(path)
+    """(size, raw SHA-256) of one regular file, streamed; refuses links (on the way too) and
+    special files (:func:`gate.records.files.open_fd`)."""
+    from gate.records.files import open_fd
+
+    fd = open_fd(path)
+    try:
+        return _digest_fd(fd, path)
+    finally:
+        os.close(fd)
 
 
 # --- many files -----------------------------------------------------------------------------
@@ -352,13 +359,12 @@ def pin(path: Path, store: Path | None = None) -> Pin:
     if store is None:
         return Pin(digest, None)
     target = store / f"{digest}{_safe_suffix(path.name)}"
-    if target.exists() or target.is_symlink():
+    if lexists(target):
         _, existing = file_digest(str(target))
         if existing != raw:
             raise GateInputError(str(target), "(file)", "stored pin exists with other bytes")
         return Pin(digest, str(target))
-    with open(path, "rb") as handle:
-        data = handle.read()
+    data = read_all(path)
     if hashlib.sha256(data).digest() != raw:
         raise GateInputError(str(path), "(file)", "file changed while it was being pinned")
     try:

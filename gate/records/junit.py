@@ -19,7 +19,7 @@ from typing import Any
 
 from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.records.files import read_bytes_capped
+from gate.records.files import lexists, read_bytes_capped
 
 #: Largest JUnit report read, in bytes (override with GATE_MAX_JUNIT_BYTES).
 DEFAULT_MAX_JUNIT_BYTES = 64 * 1024 * 1024
@@ -131,6 +131,6 @@ def parse(data: bytes, source: str) -> Report:
 
 def load(path: Path) -> Report | None:
     """The report at ``path``; ``None`` when no report was written (no such file)."""
-    if not os.path.lexists(path):
+    if not lexists(path):
         return None
     return parse(read_bytes_capped(path, max_junit_bytes()), str(path))

@@ -25,7 +25,14 @@ from typing import Any
 from gate.decide import halt
 from gate.errors import GateInputError
 from gate.records import schemas
-from gate.records.files import canonical_json, parse_json
+from gate.records.files import (
+    append_bytes,
+    canonical_json,
+    lexists,
+    open_fd,
+    parse_json,
+    read_all,
+)
 
 GENESIS = "0" * 64
 
@@ -141,12 +148,7 @@ class Ledger:
 
     @contextlib.contextmanager
     def _flocked(self) -> Iterator[Any]:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
-        except OSError as exc:
-            raise GateInputError(str(self.path), "(file)",
-                                 f"cannot open the ledger: {exc.strerror}") from None
+        fd = open_fd(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, make_parents=True)
         with os.fdopen(fd, "r+b", buffering=0) as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             try:
@@ -230,17 +232,9 @@ class Ledger:
             "scope": binding.scope, "decision": result.decision.value, "row": result.row,
             "reason": result.reason, "at": int(time.time()),
         }) + b"\n"
-        try:
-            self.halt_report.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.halt_report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        except OSError as exc:  # the halt stands (it is in the ledger); the report is bad input
-            raise GateInputError(str(self.halt_report), "(file)",
-                                 f"cannot write the halt report: {exc.strerror}") from None
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        # The halt stands (it is in the ledger); a report name that is a link, a FIFO or a
+        # device is bad input, and nothing is written through it.
+        append_bytes(self.halt_report, line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,12 +264,7 @@ def audit(path: Path, policy: halt.HaltPolicy | None = None) -> AuditResult:
     problems: list[str] = []
     failed = 0
     attempts: set[str] = set()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise GateInputError(str(path), "(file)", "no such file") from None
-    except OSError as exc:
-        raise GateInputError(str(path), "(file)", f"cannot read: {exc.strerror}") from None
+    data = read_all(path)
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -323,12 +312,7 @@ def repair_tail(path: Path) -> tuple[int, Path | None]:
     from gate.records.files import write_once
 
     source = str(path)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
-    except FileNotFoundError:
-        raise GateInputError(source, "(file)", "no such file") from None
-    except OSError as exc:
-        raise GateInputError(source, "(file)", f"cannot open the ledger: {exc.strerror}") from None
+    fd = open_fd(path, os.O_RDWR)
     with os.fdopen(fd, "r+b", buffering=0) as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
@@ -342,7 +326,7 @@ def repair_tail(path: Path) -> tuple[int, Path | None]:
             torn_line = state.seq + 1
             kept = path.with_name(f"{path.name}.torn-{int(time.time())}")
             suffix = 0
-            while os.path.lexists(kept):
+            while lexists(kept):
                 suffix += 1
                 kept = path.with_name(f"{path.name}.torn-{int(time.time())}.{suffix}")
             write_once(kept, data[cut:])

@@ -1,0 +1,258 @@
+"""Issue 14 class 1: one way to open a file (gate.records.files.open_fd and its wrappers).
+
+The mechanism test reads gate/'s source and fails on any file-opening call outside
+gate/records/files.py; the behaviour tests plant links (final and on the way), FIFOs, devices
+and sockets under every kind of file the gate reads or writes, and expect a clean exit 2.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gate.errors import GateInputError
+from gate.records import files, hashing, ledger
+from tests.core_helpers import FIXTURE_HOST, FIXTURE_SCOPE, assert_bad_input, run_cli
+
+GATE = Path(__file__).resolve().parents[1] / "gate"
+
+#: Calls that open (or create, read, write) a file by name. Only files.py may make them.
+FORBIDDEN_ATTRS = {"open", "read_text", "write_text", "read_bytes", "write_bytes", "mkstemp",
+                   "NamedTemporaryFile", "TemporaryFile", "mkdir", "makedirs", "touch",
+                   "rename", "symlink_to", "hardlink_to"}
+FORBIDDEN_OS = {"open", "replace", "rename", "link", "mkdir", "makedirs", "unlink", "remove"}
+
+#: The documented exceptions, (module, function) -> why it is safe.
+ALLOWED: dict[tuple[str, str], str] = {
+    ("gate/records/hashing.py", "_digest_path"):
+        "hot path of the fixture tree walk: every entry is reached by scandir with links and "
+        "special files refused per entry, opened O_NOFOLLOW|O_NONBLOCK and fstat-checked",
+    ("gate/records/schemas.py", "_registry"):
+        "reads the package's own schemas/ (installed with the code, not a record)",
+    ("gate/records/schemas.py", "schema"):
+        "reads the package's own schemas/ (installed with the code, not a record)",
+}
+#: Whole trees that are not the gate: the example project's own tests, shipped as data.
+ALLOWED_TREES = ("gate/examples/",)
+
+
+def _calls(path: Path) -> list[tuple[str, int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, int, str]] = []
+
+    def visit(node: ast.AST, func: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = func
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = child.name
+            if isinstance(child, ast.Call):
+                target = child.func
+                if isinstance(target, ast.Name) and target.id == "open":
+                    found.append((name, child.lineno, "open("))
+                elif isinstance(target, ast.Attribute):
+                    base = target.value
+                    if isinstance(base, ast.Name) and base.id == "os":
+                        if target.attr in FORBIDDEN_OS:
+                            found.append((name, child.lineno, f"os.{target.attr}("))
+                    elif target.attr in FORBIDDEN_ATTRS:
+                        found.append((name, child.lineno, f".{target.attr}("))
+            visit(child, name)
+
+    visit(tree, "<module>")
+    return found
+
+
+def test_every_file_opening_call_is_in_files_py() -> None:
+    offenders = []
+    for path in sorted(GATE.rglob("*.py")):
+        rel = path.relative_to(GATE.parent).as_posix()
+        if rel == "gate/records/files.py" or rel.startswith(ALLOWED_TREES):
+            continue
+        for func, line, call in _calls(path):
+            if (rel, func) not in ALLOWED:
+                offenders.append(f"{rel}:{line} {call} in {func}")
+    assert offenders == [], "open files through gate.records.files:\n" + "\n".join(offenders)
+
+
+def test_the_mechanism_test_sees_a_planted_open(tmp_path: Path) -> None:
+    bad = tmp_path / "x.py"
+    bad.write_text("import os\ndef f(p):\n    os.open(p, 0)\n    p.write_text('x')\n"
+                   "    open(p)\n    p.open('a')\n", encoding="utf-8")
+    assert [c for _, _, c in _calls(bad)] == ["os.open(", ".write_text(", "open(", ".open("]
+
+
+def test_allow_list_entries_still_exist() -> None:
+    for (rel, func), _why in ALLOWED.items():
+        assert any(f == func for f, _, _ in _calls(GATE.parent / rel)), (rel, func)
+
+
+# --- the hostile layouts ----------------------------------------------------------------------
+
+
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def _socket(path: Path) -> Path:
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(path))
+    sock.close()
+    return path
+
+
+def _regular(path: Path) -> Path:
+    path.write_bytes(b"secret\n")
+    return path
+
+
+def layouts(tmp_path: Path) -> dict[str, Path]:
+    """name -> a path the gate must refuse to read or write through."""
+    real = tmp_path / "real"
+    real.mkdir()
+    target = _regular(real / "target.txt")
+    out = {}
+    link = tmp_path / "final-link"
+    link.symlink_to(target)
+    out["final link to a file"] = link
+    dev = tmp_path / "dev-link"
+    dev.symlink_to("/dev/null")
+    out["link to /dev/null"] = dev
+    out["/dev/null itself"] = Path("/dev/null")
+    out["fifo"] = _fifo(tmp_path / "fifo")
+    out["socket"] = _socket(tmp_path / "sock")
+    way = tmp_path / "way"
+    way.symlink_to(real)
+    out["link on the way"] = way / "target.txt"
+    out["dangling final link"] = tmp_path / "dangling"
+    out["dangling final link"].symlink_to(tmp_path / "nowhere" / "x")
+    out["a component is a file"] = target / "below"
+    out["name too long"] = tmp_path / ("n" * 300)
+    out["embedded NUL"] = Path(str(tmp_path / "a") + "\x00b")
+    return out
+
+
+READERS: dict[str, Callable[[Path], object]] = {
+    "read_bytes_capped": files.read_bytes_capped,
+    "read_all": files.read_all,
+    "open_fd": lambda p: os.close(files.open_fd(p)),
+    "file_size": files.file_size,
+    "file_digest": lambda p: hashing.file_digest(str(p)),
+}
+WRITERS: dict[str, Callable[[Path], object]] = {
+    "append_bytes": lambda p: files.append_bytes(p, b"evil\n"),
+    "write_once": lambda p: files.write_once(p, b"evil\n"),
+    "write_replace": lambda p: files.write_replace(p, b"evil\n"),
+    "open_fd create": lambda p: os.close(files.open_fd(p, os.O_WRONLY | os.O_CREAT)),
+}
+
+
+@pytest.mark.parametrize("func", [*READERS, *WRITERS])
+def test_every_function_refuses_every_hostile_layout(tmp_path: Path, func: str) -> None:
+    call = {**READERS, **WRITERS}[func]
+    for name, path in layouts(tmp_path).items():
+        if func in WRITERS and name == "dangling final link":
+            pass  # writing through it would create the target: must be refused too
+        with pytest.raises(GateInputError) as info:
+            call(path)
+        assert info.value.field == "(file)", (name, info.value)
+    assert (tmp_path / "real" / "target.txt").read_bytes() == b"secret\n"
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_base_keeps_a_path_inside_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "ok.json").write_text("{}", encoding="utf-8")
+    os.close(files.open_fd("ok.json", base=tmp_path / "in"))
+    for escaping in ("../in/ok.json", "/etc/passwd", "a/../../x"):
+        with pytest.raises(GateInputError, match="escapes its folder"):
+            files.open_fd(escaping, base=tmp_path / "in")
+
+
+def test_regular_files_still_work(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "f.txt"
+    files.append_bytes(path, b"a")
+    files.append_bytes(path, b"b")
+    assert files.read_all(path) == b"ab" and files.file_size(path) == 2
+    files.write_replace(path, b"c")
+    assert files.read_bytes_capped(path) == b"c"
+    files.write_once(tmp_path / "once", b"x")
+    with pytest.raises(GateInputError, match="never overwritten"):
+        files.write_once(tmp_path / "once", b"y")
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+    assert files.lexists(path) and not files.lexists(tmp_path / "nope")
+
+
+# --- the issue's examples, through the commands ---------------------------------------------
+
+
+def _bound_ledger(tmp_path: Path) -> tuple[Path, Path]:
+    book = tmp_path / "ledger.jsonl"
+    result = run_cli("halt", "bind", "--ledger", book, "--run-id", "r", "--scope",
+                     FIXTURE_SCOPE, "--host", FIXTURE_HOST)
+    assert result.code == 0, result
+    binding = tmp_path / "b.json"
+    record = json.loads(result.out)
+    record["host"] = "evil.example.com"
+    binding.write_text(json.dumps(record), encoding="utf-8")
+    return book, binding
+
+
+def test_halt_report_linked_to_a_start_up_file_is_never_written(tmp_path: Path) -> None:
+    book, binding = _bound_ledger(tmp_path)
+    profile = _regular(tmp_path / "profile")
+    book.with_name(book.name + ".halts.jsonl").symlink_to(profile)
+    result = run_cli("halt", "check", "--ledger", book, "--binding", binding,
+                     "--issued-gen", 1, "--attempt-id", "a1")
+    assert_bad_input(result, "halts.jsonl", "symbolic link refused")
+    assert profile.read_bytes() == b"secret\n"
+
+
+def test_halt_report_with_a_link_on_the_way(tmp_path: Path) -> None:
+    book, binding = _bound_ledger(tmp_path)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "reports").symlink_to(tmp_path / "home")
+    result = run_cli("halt", "check", "--ledger", book, "--binding", binding, "--issued-gen",
+                     1, "--attempt-id", "a1", "--halt-report", tmp_path / "reports" / ".bashrc")
+    assert_bad_input(result, "symbolic link on the way refused")
+    assert not (tmp_path / "home" / ".bashrc").exists()
+
+
+@pytest.mark.parametrize("command", [("halt", "audit"), ("halt", "repair-tail")])
+def test_audit_and_repair_never_pass_or_hang_on_special_files(tmp_path: Path,
+                                                              command: tuple[str, str]) -> None:
+    for name, path in layouts(tmp_path).items():
+        result = run_cli(*command, path)
+        assert result.code == 2, (name, result)
+        assert len(result.err_lines) == 1, (name, result.err)
+
+
+@pytest.mark.parametrize("path_kind", ["fifo", "link to /dev/null", "final link to a file"])
+def test_the_ledger_itself_is_refused(tmp_path: Path, path_kind: str) -> None:
+    path = layouts(tmp_path)[path_kind]
+    result = run_cli("halt", "bind", "--ledger", path, "--run-id", "r", "--scope",
+                     FIXTURE_SCOPE, "--host", FIXTURE_HOST)
+    assert_bad_input(result)
+    with pytest.raises(GateInputError):
+        ledger.audit(path)
+
+
+def test_report_summary_and_outputs_are_not_written_through_links(tmp_path: Path) -> None:
+    from gate.github import workflow
+
+    target = _regular(tmp_path / "target")
+    link = tmp_path / "out"
+    link.symlink_to(target)
+    with pytest.raises(GateInputError):
+        workflow.write_outputs(link, {"decision": "open"})
+    with pytest.raises(GateInputError):
+        workflow.append_summary(link, "hello")
+    with pytest.raises(GateInputError):
+        files.write_replace(link, b"{}")
+    assert target.read_bytes() == b"secret\n"
