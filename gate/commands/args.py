@@ -13,6 +13,16 @@ OPEN, CLOSED, BAD = 0, 1, 2
 DEFAULT_POLICY = Path(".github/gate-policy.yml")
 
 
+def say(text: str) -> None:
+    """Print one log line. Every line a command prints goes through here (or print_json), and
+    here through :func:`gate.github.workflow.log_line`: text from a record or the command line
+    can never start a workflow command (``::stop-commands::``) nor add a line of its own.
+    tests/test_print_escaped.py fails on any other print in gate/commands."""
+    from gate.github.workflow import log_line
+
+    sys.stdout.write(log_line(text) + "\n")
+
+
 def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
 

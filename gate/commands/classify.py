@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gate.commands.args import CLOSED, OPEN, clock, policy_path, print_json
+from gate.commands.args import CLOSED, OPEN, clock, policy_path, print_json, say
 from gate.errors import GateInputError
 from gate.records import load, report
 from gate.records.pairing import TestDecision
@@ -23,9 +23,9 @@ def _emit_pair(pair: dict[str, Any], args: argparse.Namespace, with_action: bool
         print_json(pair)
         return
     if with_action:
-        print(f"action={pair['action']}")
+        say(f"action={pair['action']}")
     for line in report.four_lines(pair):
-        print(line)
+        say(line)
 
 
 def cmd_classify(args: argparse.Namespace) -> int:
@@ -114,15 +114,17 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     if args.json:
         sys.stdout.write(json.dumps(built, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
     else:
+        from gate.github.workflow import log_line
+
         lines: list[str] = []
 
-        def say(line: str) -> None:  # one write per 4096 lines, not a print per line
-            lines.append(line)
+        def batched(line: str) -> None:  # one write per 4096 lines, not a print per line
+            lines.append(log_line(line))  # the same escaper as args.say
             if len(lines) >= 4096:
                 sys.stdout.write("\n".join(lines) + "\n")
                 lines.clear()
 
-        print_text(decisions, built, say)
+        print_text(decisions, built, batched)
         if lines:
             sys.stdout.write("\n".join(lines) + "\n")
     return 0 if built["decision"] == "open" and all(d.door_open for d in decisions) else 1

@@ -12,6 +12,7 @@ from typing import Any
 
 from gate.agent import stamping
 from gate.commands import classify
+from gate.commands.args import say
 from gate.decide import digest, halt, outcome, stamps
 from gate.records import hashing, ledger, manifest, pairing, policy, receipts, report
 from gate.records import load as records
@@ -61,7 +62,8 @@ def run(say: Callable[[str], None]) -> bool:
         pin = hashing.pin(base / "sample_output.json", tmp / "pins")
         say(f"pinned sampler output: fixture_sha256={pin.fixture_sha256}")
 
-        say("\nstamp gate (local-pinned versus free-server):")
+        say("")
+        say("stamp gate (local-pinned versus free-server):")
         cases = [("pass", "pass", "accept_candidate"),
                  ("pass", "assert_fail", "freeze_inside_server_class"),
                  ("assert_fail", "pass", "reject_cross_class_pass"),
@@ -80,7 +82,8 @@ def run(say: Callable[[str], None]) -> bool:
             for line in report.four_lines(shown):
                 say(f"    {line}")
 
-        say("\ndigest gate (why a red pair is red):")
+        say("")
+        say("digest gate (why a red pair is red):")
         red: dict[str, Any] = {"fixture_sha256": pin.fixture_sha256, "oracle_passed": False,
                                "transport_ok": True}
         flake: dict[str, Any] = {"fixture_sha256": pin.fixture_sha256, "oracle_passed": None,
@@ -99,7 +102,8 @@ def run(say: Callable[[str], None]) -> bool:
                          f"{str(got.freeze_allowed).lower()}", f"{want} freeze_allowed="
                          f"{str(want == 'harness_flake').lower()}")
 
-        say("\nreceipt binder:")
+        say("")
+        say("receipt binder:")
         diff, prompt = b"--- a/x\n+++ b/x\n@@\n-1\n+2\n", b"Review the patch for x."
         import hashlib
 
@@ -118,7 +122,8 @@ def run(say: Callable[[str], None]) -> bool:
             loaded = json.loads(json.dumps(document))
             tally.expect(label, receipts.verify(loaded, expected).line, want)
 
-        say("\nhalt gate (tool calls against an issuer ledger):")
+        say("")
+        say("halt gate (tool calls against an issuer ledger):")
         book = ledger.Ledger(tmp / "halt.ledger", pol.halt, tmp / "halts.jsonl")
         first = book.bind("run-1", "lab.invalid", "api.lab.invalid", "synthetic-fixture-v1")
         live = halt.Binding("run-1", 1, "lab.invalid", "api.example.com",
@@ -140,7 +145,8 @@ def run(say: Callable[[str], None]) -> bool:
                      "failed=0 denominator=5")
 
         _stamp_flow(base, tmp, pol, tally, say)
-    say(f"\ndemo: {tally.good} of {tally.total} decisions as expected")
+    say("")
+    say(f"demo: {tally.good} of {tally.total} decisions as expected")
     return tally.good == tally.total
 
 
@@ -169,7 +175,8 @@ def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
 def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
                 say: Callable[[str], None]) -> None:
     """Stamp two server classes from JUnit reports, classify the folder, read the report."""
-    say("\nstamping real runs (examples/manifest.yml, JUnit reports in examples/junit/):")
+    say("")
+    say("stamping real runs (examples/manifest.yml, JUnit reports in examples/junit/):")
     props = manifest.load(base / "manifest.yml", base)
     stamps_dir = tmp / "stamps"  # as downloaded artifacts arrive: one subfolder per job
     runs = [(stamps.LOCAL, "local-pinned.xml", 0, "demo-local"),
@@ -193,7 +200,8 @@ def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
                      expected[pair["test_id"]])
     tally.expect("report decision (a skipped run is no green)", first["decision"], "closed")
 
-    say("\n  rerun the skipped property on the free server, with a new run id:")
+    say("")
+    say("  rerun the skipped property on the free server, with a new run id:")
     rerun = [p for p in props if p.test_id == "lexer_unicode"]
     for path, stamp in _stamp_manifest(base, stamps_dir / "free-server-rerun", pol, rerun,
                                        stamps.FREE, "free-server-rerun.xml", 0,
@@ -210,4 +218,4 @@ def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    return 0 if run(print) else 1
+    return 0 if run(say) else 1

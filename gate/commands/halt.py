@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gate.commands.args import CLOSED, OPEN, print_json
+from gate.commands.args import CLOSED, OPEN, print_json, say
 
 
 def _ledger(args: argparse.Namespace) -> Any:
@@ -40,7 +40,7 @@ def cmd_halt_check(args: argparse.Namespace) -> int:
                      "reason": result.reason, "target_class": result.target_class.value,
                      "replayed": result.replayed})
     else:
-        print(result.decision.value)
+        say(result.decision.value)
     return OPEN if result.decision is halt.Decision.ALLOW else CLOSED
 
 
@@ -56,12 +56,12 @@ def cmd_halt_repair_tail(args: argparse.Namespace) -> int:
     try:
         line, kept = ledger.repair_tail(Path(args.ledger))
     except ledger.LedgerError as exc:
-        print(f"repair refused: {exc.field}: {exc.message}; nothing was changed")
+        say(f"repair refused: {exc.field}: {exc.message}; nothing was changed")
         return CLOSED
     if kept is None:
-        print("no torn tail: nothing to repair")
+        say("no torn tail: nothing to repair")
     else:
-        print(f"torn tail at line {line} moved to {kept}; the ledger ends at line {line - 1}")
+        say(f"torn tail at line {line} moved to {kept}; the ledger ends at line {line - 1}")
     return OPEN
 
 
@@ -74,6 +74,6 @@ def cmd_halt_audit(args: argparse.Namespace) -> int:
         print_json(result.to_record())
     else:
         for problem in result.problems:
-            print(problem)
-        print(f"failed={result.failed} denominator={result.denominator}")
+            say(problem)
+        say(f"failed={result.failed} denominator={result.denominator}")
     return OPEN if result.passed else CLOSED

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gate.commands.args import OPEN, print_json
+from gate.commands.args import OPEN, print_json, say
 
 
 def cmd_hash(args: argparse.Namespace) -> int:
@@ -17,7 +17,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"fixture_hash": value, "format": hashing.FORMAT.decode().strip()})
     else:
-        print(value)
+        say(value)
     return OPEN
 
 
@@ -28,7 +28,7 @@ def cmd_pin(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"fixture_sha256": pinned.fixture_sha256, "fixture_path": pinned.fixture_path})
     else:
-        print(f"fixture_sha256={pinned.fixture_sha256}")
+        say(f"fixture_sha256={pinned.fixture_sha256}")
         if pinned.fixture_path is not None:
-            print(f"fixture_path={pinned.fixture_path}")
+            say(f"fixture_path={pinned.fixture_path}")
     return OPEN

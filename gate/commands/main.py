@@ -210,6 +210,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _error(message: str) -> None:
+    """The one stderr line of a failed command (through the log-line escaper: a file name or
+    value in the message can never start a workflow command or a second line)."""
+    from gate.github.workflow import log_line
+
+    sys.stderr.write(log_line(f"gate: error: {message}") + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command: list[str] | None = None
@@ -226,10 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = command_function(args.func)(args)
         return code
     except GateInputError as exc:
-        print(f"gate: error: {exc}", file=sys.stderr)
+        _error(str(exc))
         return BAD
     except KeyboardInterrupt:
-        print("gate: error: interrupted", file=sys.stderr)
+        _error("interrupted")
         return BAD
     except BrokenPipeError:
         return BAD

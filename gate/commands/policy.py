@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gate.commands.args import CLOSED, OPEN, clock
+from gate.commands.args import CLOSED, OPEN, clock, say
 from gate.errors import GateInputError
 
 
@@ -17,6 +17,6 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
     pol = policy.load(Path(args.file))
     findings = policy.check(pol, clock(args), args.max_days)
     for finding in findings:
-        print(f"{args.file}: {finding}")
-    print(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
+        say(f"{args.file}: {finding}")
+    say(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
     return CLOSED if findings else OPEN

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Mapping
 
+from gate.commands.args import say
 from gate.github.publish import (
     exit_code,
     load_report,
@@ -23,7 +24,7 @@ def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
                                 max_retries=args.max_retries, backoff=args.backoff,
                                 max_wait=args.max_wait, timeout=args.timeout)
     if url:
-        print(url)
+        say(url)
     write_outputs(env, {"check-run-url": url or "", "publish-note": notes[0] if notes else ""})
     if args.summary:
         write_summary(report, url, notes, None, env)
@@ -36,8 +37,8 @@ def cmd_summary(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
     if not write_summary(report, args.check_run_url, list(args.note), args.out, env):
         from gate.github import workflow
 
-        print(workflow.log_line("gate: job summary not written: the step's 1 MiB summary "
-                                "limit is used up"), file=sys.stderr)
+        sys.stderr.write(workflow.log_line("gate: job summary not written: the step's 1 MiB "
+                                           "summary limit is used up") + "\n")
     return exit_code(report)
 
 
@@ -51,5 +52,5 @@ def cmd_outputs(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
         write_outputs(env, values)
     else:
         for name, value in values.items():
-            print(workflow.log_line(f"{name}={value}"))
+            say(f"{name}={value}")
     return exit_code(report)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gate.commands.args import CLOSED, OPEN, print_json
+from gate.commands.args import CLOSED, OPEN, print_json, say
 from gate.errors import GateInputError
 
 
@@ -31,7 +31,7 @@ def cmd_receipt_write(args: argparse.Namespace) -> int:
         raise GateInputError(source, exc.field, str(exc)) from None
     document = receipts.to_in_toto(receipt) if args.format == "in-toto" else receipt
     write_once(Path(args.out), canonical_json(document) + b"\n")
-    print(args.out)
+    say(args.out)
     return OPEN
 
 
@@ -43,11 +43,11 @@ def cmd_receipt_verify(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_record())
     else:
-        print(result.line)
+        say(result.line)
     return OPEN if result.accepted else CLOSED
 
 
 def cmd_receipt_selftest(args: argparse.Namespace) -> int:
     from gate.commands import selftest
 
-    return OPEN if selftest.run_receipt_selftest(print) else CLOSED
+    return OPEN if selftest.run_receipt_selftest(say) else CLOSED

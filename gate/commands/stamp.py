@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gate.commands.args import OPEN, policy_path, print_json
+from gate.commands.args import OPEN, policy_path, print_json, say
 from gate.errors import GateInputError
 
 
@@ -79,5 +79,5 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])
     else:
         for path, stamp in written:
-            print(f"stamped {path} test_id={stamp['test_id']} outcome={stamp['outcome']}")
+            say(f"stamped {path} test_id={stamp['test_id']} outcome={stamp['outcome']}")
     return OPEN

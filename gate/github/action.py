@@ -204,8 +204,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     now = settings.now if settings.now is not None else int(time.time())
     policy_path = Path(settings.policy) if settings.policy else None
     if policy_path is not None and not is_regular_file(policy_path):
-        print(f"agent-patch gate: no policy file at {policy_path!s:.200}: no freezes are "
-              "granted, and the halt audit uses the default scopes and marker")
+        print(workflow.log_line(f"agent-patch gate: no policy file at {policy_path!s:.200}: "
+                                "no freezes are granted, and the halt audit uses the default "
+                                "scopes and marker"))
         policy_path = None
     pol = policy.load(policy_path)
     if not settings.stamps_dir:
@@ -225,8 +226,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     outputs["check-run-url"] = url or ""
     publish.write_outputs(github_env, outputs)
     counts = built["counts"]
-    print(f"agent-patch gate: {built['decision']} ({counts['rejected']} rejected, "
-          f"{counts['frozen']} frozen, {counts['accepted']} accepted); report: {report_path}")
+    print(workflow.log_line(f"agent-patch gate: {built['decision']} ({counts['rejected']} "
+                            f"rejected, {counts['frozen']} frozen, {counts['accepted']} "
+                            f"accepted); report: {report_path}"))
     if built["decision"] == "closed" and settings.fail_on_closed:
         return 1
     return 0

@@ -33,9 +33,23 @@ def load_card(path: Path) -> dict[str, Any]:
     return load(path, "sample-card")
 
 
+def check_block_values(record: Mapping[str, Any], source: str, where: str = "") -> None:
+    """A value printed in the four-line block must be one printable line (the rule is
+    gate.records.report.block_value_problem); otherwise the record is bad input."""
+    from gate.records.report import block_value_problem
+
+    value = record.get("fixture_path")
+    if value is not None:
+        problem = block_value_problem(value)
+        if problem is not None:
+            raise GateInputError(source, f"{where}fixture_path", problem)
+
+
 def check_stamp(stamp: dict[str, Any], source: str) -> dict[str, Any]:
-    """Schema, then the rule a schema cannot say: a stamp agrees with its own card."""
+    """Schema, then the rules a schema cannot say: a stamp agrees with its own card, and its
+    four-line-block values print on one line."""
     schemas.validate("stamp", stamp, source)
+    check_block_values(stamp, source)
     card_expiry = stamp["sample_card"].get("freeze_expires_at")
     if stamp["freeze_expires_at"] != card_expiry:
         raise GateInputError(source, "freeze_expires_at",
@@ -61,6 +75,7 @@ def load_run_or_stamp(path: Path) -> dict[str, Any]:
         seen["outcome"] = stamp["outcome"]
         return seen
     schemas.validate("run-record", record, str(path))
+    check_block_values(record, str(path))
     return dict(record)
 
 
@@ -133,7 +148,9 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     for index, pair in enumerate(pairs):
         tally[pair["status"]] += 1
         _check_status(pair, f"pairs.{index}", source)
+        check_block_values(pair, source, f"pairs.{index}.")
     for index, pair in enumerate(report.get("reruns", [])):
+        check_block_values(pair, source, f"reruns.{index}.")
         if pair["status"] != "rejected":
             raise GateInputError(source, f"reruns.{index}.status",
                                  "a rerun pair is a label only; its status is always rejected")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,13 +12,40 @@ from gate.decide import digest, stamps
 NONE = "none"
 
 
+def block_value_problem(value: object) -> str | None:
+    """Why ``value`` cannot be printed verbatim as a four-line-block value, or None.
+
+    The rule (one place): a value is one printable line. ``str.isprintable`` is false for every
+    control character (CR, LF, TAB, NUL, ESC, C1), the line and paragraph separators, and the
+    format characters (bidi overrides, zero-width characters), so a value that passes can
+    neither add a line (a second ``freeze_allowed=true``) nor hide what it says. Records
+    carrying such a value are refused when they are read (gate.records.load)."""
+    if not isinstance(value, str):
+        return "not a string"
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        return (f"holds U+{ord(bad):04X}, which cannot be printed on one line of the "
+                "four-line block")
+    return None
+
+
+def block_value(value: object) -> str:
+    """A value as printed in the four-line block: verbatim when it is safe (always, for a
+    record that was read through gate.records.load), else as a JSON string (one line)."""
+    if value is None or value == "":
+        return NONE
+    if block_value_problem(value) is None:
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=True)
+
+
 def four_lines(pair: Mapping[str, Any]) -> list[str]:
     """The four required fields, verbatim (``none`` where there is no pinned file)."""
     return [
-        f"fixture_sha256={pair['fixture_sha256'] or NONE}",
-        f"failure_class={pair['failure_class']}",
-        f"freeze_allowed={'true' if pair['freeze_allowed'] else 'false'}",
-        f"fixture_path={pair['fixture_path'] or NONE}",
+        f"fixture_sha256={block_value(pair['fixture_sha256'])}",
+        f"failure_class={block_value(pair['failure_class'])}",
+        f"freeze_allowed={'true' if pair['freeze_allowed'] is True else 'false'}",
+        f"fixture_path={block_value(pair['fixture_path'])}",
     ]
 
 
