@@ -163,11 +163,15 @@ def test_classify_uses_the_default_policy_file(tmp_path: Path,
 
 def test_triage_exit_codes(tmp_path: Path) -> None:
     flake = write_json(tmp_path / "flake.json", run_record(None, False))
+    flake2 = write_json(tmp_path / "flake2.json", run_record(None, False, run_id="r2"))
     red = write_json(tmp_path / "red.json", run_record(False, True))
-    ok = run_cli("triage", flake, flake)
+    red2 = write_json(tmp_path / "red2.json", run_record(False, True, run_id="r2"))
+    ok = run_cli("triage", flake, flake2)
     assert (ok.code, ok.lines, ok.err) == (0, four_lines(SHA_X, "harness_flake", True, None), "")
-    closed = run_cli("triage", red, red)
+    closed = run_cli("triage", red, red2)
     assert (closed.code, closed.lines) == (1, four_lines(SHA_X, "property_miss", False, None))
+    # issue 14 class 11: one record twice is one attempt, never a pair
+    assert_bad_input(run_cli("triage", flake, flake), "run_id", "one attempt")
     bad = write_json(tmp_path / "bad.json", run_record(None, False, status_code=1.5))
     assert_bad_input(run_cli("triage", bad, flake), str(bad), "status_code")
 

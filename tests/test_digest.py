@@ -201,7 +201,7 @@ TRIAGE_CASES = [
 def test_cli_triage_rows(tmp_path: Path, left: dict[str, Any], right: dict[str, Any], cls: str,
                          code: int, sha: str | None, swap: bool) -> None:
     a = write_json(tmp_path / "left.json", left)
-    b = write_json(tmp_path / "right.json", right)
+    b = write_json(tmp_path / "right.json", {**right, "run_id": "r-right"})
     result = run_cli("triage", *((b, a) if swap else (a, b)))
     assert result.code == code
     assert result.err == ""
@@ -212,7 +212,7 @@ def test_cli_triage_rows(tmp_path: Path, left: dict[str, Any], right: dict[str, 
 
 def test_cli_triage_prints_the_pinned_path(tmp_path: Path) -> None:
     a = write_json(tmp_path / "a.json", run_record(None, False, fixture_path="fixtures/x.json"))
-    b = write_json(tmp_path / "b.json", run_record(None, False))
+    b = write_json(tmp_path / "b.json", run_record(None, False, run_id="r2"))
     result = run_cli("triage", a, b)
     assert (result.code, result.lines) == (0, four_lines(SHA_X, "harness_flake", True,
                                                          "fixtures/x.json"))
@@ -244,7 +244,7 @@ def test_cli_triage_stamps(tmp_path: Path, lo: str, ro: str, cls: str, code: int
 
 def test_cli_triage_stamp_and_run_record(tmp_path: Path) -> None:
     a = write_json(tmp_path / "a.json", stamp(LOCAL, "resource_exit", fixture_sha256=SHA_X))
-    b = write_json(tmp_path / "b.json", run_record(None, False))
+    b = write_json(tmp_path / "b.json", run_record(None, False, run_id="r2"))
     assert run_cli("triage", a, b).code == 0
 
 
@@ -284,7 +284,8 @@ def test_cli_triage_json(tmp_path: Path) -> None:
     import json
 
     a = write_json(tmp_path / "a.json", run_record(None, False))
-    result = run_cli("triage", a, a, "--json")
+    b = write_json(tmp_path / "b.json", run_record(None, False, run_id="r2"))
+    result = run_cli("triage", a, b, "--json")
     pair = json.loads(result.out)
     assert result.code == 0
     assert (pair["gate"], pair["failure_class"], pair["freeze_allowed"], pair["row"]) == (

@@ -34,15 +34,18 @@ def make_pair(i: int, status: str = "rejected", **extra: Any) -> dict[str, Any]:
         "gate": "stamp",
         "action": {"rejected": "reject_stable_fail", "frozen": "freeze_inside_server_class",
                    "accepted": "accept_candidate"}[status],
-        "row": 3 + i % 3,
+        "row": {"rejected": 8, "frozen": 6, "accepted": 7}[status],
         "status": status,
         "reason": f"reason {i}: both oracles false",
         "fixture_sha256": SHA,
         "failure_class": "harness_flake" if status == "frozen" else "property_miss",
         "freeze_allowed": status == "frozen",
         "fixture_path": f"fixtures/{SHA}.json",
-        "runs": [{"run_id": f"r{i}a", "server_class": "local", "outcome": "pass"},
-                 {"run_id": f"r{i}b", "server_class": "free", "outcome": "assert_fail"}],
+        # runs the table agrees with (a report read back is re-derived: issue 14 class 6)
+        "runs": [{"run_id": f"r{i}a", "server_class": "local-pinned",
+                  "outcome": "assert_fail" if status == "rejected" else "pass"},
+                 {"run_id": f"r{i}b", "server_class": "free-server",
+                  "outcome": "pass" if status == "accepted" else "assert_fail"}],
     }
     pair.update(extra)
     return pair
@@ -161,7 +164,7 @@ def test_mermaid_labels_are_escaped() -> None:
     for line in diagram[1:]:
         assert re.fullmatch(r'  (all|all --> g\d+|g\d+ --> r\d+|all --> more)\["[^"\]`\n]*"\]',
                             line), line
-    assert any("row 3" in line for line in diagram)
+    assert any("row 8" in line for line in diagram)
 
 
 def test_hostile_mermaid_gate_and_row_values() -> None:

@@ -46,6 +46,7 @@ def cmd_classify(args: argparse.Namespace) -> int:
     now = clock(args)
     pol = policy.load(policy_path(args))
     first, second = (records.load_stamp(Path(p)) for p in args.pair)
+    records.check_distinct_attempts([(args.pair[0], first), (args.pair[1], second)])
     result = stamps.classify_pair(first, second, pol.allowlist, now)
     pair = report.cross_class_pair(first, second, result, (args.pair[0], args.pair[1]))
     if args.report:
@@ -60,6 +61,7 @@ def cmd_triage(args: argparse.Namespace) -> int:
     from gate.records import report
 
     left, right = (records.load_run_or_stamp(Path(p)) for p in (args.left, args.right))
+    records.check_distinct_attempts([(args.left, left), (args.right, right)])
     result = digest.classify_runs(left, right)
     runs = [{"run_id": str(r.get("run_id", "")), "server_class": str(r.get("server_class", "")),
              "outcome": str(r.get("outcome", ""))} for r in (left, right)]

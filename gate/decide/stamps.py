@@ -101,6 +101,51 @@ def classify_pair(
     return StampResult("reject_unclassified", 9, "no row matched")
 
 
+#: Outcomes for which the transport delivered a result (an oracle verdict was seen).
+DELIVERED = ("pass", "assert_fail")
+
+
+def optional_field_conflicts(stamp: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, why) for every optional field that contradicts the stamp's outcome.
+
+    A stamp is seen by the digest gate through :func:`as_run_record`; an optional field that
+    says the opposite of the outcome (a ``pass`` that also claims a timeout) would reach it as a
+    transport fault and ask for a freeze. ``pass``/``assert_fail`` mean the transport
+    delivered: no ``timed_out: true``, no ``transport_ok: false``; ``resource_exit`` and
+    ``empty_body`` mean it did not: no ``transport_ok: true``."""
+    outcome = stamp.get("outcome")
+    found: list[tuple[str, str]] = []
+    if outcome in DELIVERED:
+        if stamp.get("timed_out") is True:
+            found.append(("timed_out", f"true, but the outcome {outcome} means the run "
+                                       "finished in time"))
+        if stamp.get("transport_ok") is False:
+            found.append(("transport_ok", f"false, but the outcome {outcome} means the "
+                                          "transport delivered"))
+    elif outcome in RETRY_OUTCOMES and stamp.get("transport_ok") is True:
+        found.append(("transport_ok", f"true, but the outcome {outcome} means no result was "
+                                      "delivered"))
+    return found
+
+
+def table_actions(local_outcome: object, free_outcome: object,
+                  classes: tuple[object, object] = (LOCAL, FREE)) -> dict[str, int]:
+    """Every action (with its row) the nine rows can give for two runs of these classes and
+    outcomes, over all the inputs a report does not keep (fixture hashes, cards, allowlist,
+    clock): row 1 (a fixture mismatch) always, and for row 6 each of its three ends. Decided
+    by :func:`classify_pair` itself, so a report is checked by the table that made it."""
+    card = {"freeze_expires_at": 2**62}
+    first = {"test_id": "t", "fixture_hash": "h", "sample_card": card,
+             "server_class": classes[0], "outcome": local_outcome}
+    second = {**first, "server_class": classes[1], "outcome": free_outcome}
+    entry = AllowEntry("t", FREE, "-", "-", 2**62)
+    result = classify_pair(first, second, (entry,), 0)
+    actions = {"reject_fixture_mismatch": 1, result.action: result.row}
+    if result.frozen:
+        actions.update({"reject_not_allowlisted": 6, "reject_freeze_expired": 6})
+    return actions
+
+
 def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
     """How the two pair gates meet (SPEC §4): a stamp seen as a run record."""
     outcome = stamp.get("outcome")

@@ -50,6 +50,10 @@ def check_stamp(stamp: dict[str, Any], source: str) -> dict[str, Any]:
     four-line-block values print on one line."""
     schemas.validate("stamp", stamp, source)
     check_block_values(stamp, source)
+    from gate.decide.stamps import optional_field_conflicts
+
+    for field_name, why in optional_field_conflicts(stamp):
+        raise GateInputError(source, field_name, why)
     card_expiry = stamp["sample_card"].get("freeze_expires_at")
     if stamp["freeze_expires_at"] != card_expiry:
         raise GateInputError(source, "freeze_expires_at",
@@ -159,11 +163,29 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
                              f"{tally}")
     from gate.records import report as report_rules
 
+    for field_name, why in report_rules.rederive(report):
+        raise GateInputError(source, field_name, f"{why}; a report that disagrees with its own "
+                             "inputs never opens")
     closed = report_rules.closes(pairs, report.get("receipt"), report.get("halt_audit"))
     if closed and report["decision"] == "open":
         raise GateInputError(source, "decision", "open, but the report's own pairs or "
                              "sections close the gate")
     return report
+
+
+def check_distinct_attempts(records: list[tuple[str, Mapping[str, Any]]]) -> None:
+    """Two records of one attempt (one run id) never make a pair, in any command: a stamp
+    cloned and relabelled (SPEC §3) or one file given twice is bad input naming both."""
+    seen: dict[object, str] = {}
+    for source, record in records:
+        run_id = record.get("run_id")
+        # Without a run id, the same content twice is the same attempt.
+        key = run_id if isinstance(run_id, str) else canonical_json(dict(record))
+        if key in seen:
+            raise GateInputError(source, "run_id",
+                                 f"{run_id!r} is also the run id of {seen[key]}: two records "
+                                 "of one attempt never make a pair (rerun with a new run id)")
+        seen[key] = source
 
 
 def load_report(path: Path) -> dict[str, Any]:

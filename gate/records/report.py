@@ -128,6 +128,87 @@ def same_class_pair(
     return pair
 
 
+_STATUS_OF = {"accept_candidate": "accepted", "freeze_inside_server_class": "frozen"}
+_DIGEST_ROWS = {digest.FailureClass.UNCLASSIFIED.value: (1, 4, 6),
+                digest.FailureClass.FIXTURE_DRIFT.value: (2,),
+                digest.FailureClass.PROPERTY_MISS.value: (3,),
+                digest.FailureClass.HARNESS_FLAKE.value: (5,)}
+
+
+def _pair_problem(pair: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(field, why) when a pair's decision does not follow from its own runs by the tables."""
+    runs = pair.get("runs") or []
+    ids = [r.get("run_id") for r in runs]
+    gate, action = pair.get("gate"), pair.get("action")
+    if gate in ("stamp", "digest") and len(set(ids)) != len(ids):
+        return "runs", (f"two runs share the run id {ids[0]!r}: one attempt is never a pair "
+                        "(a relabelled copy)")
+    if gate == "stamp":
+        if len(runs) != 2:
+            return "runs", f"a stamp-gate pair has two runs, not {len(runs)}"
+        local, free = runs
+        actions = stamps.table_actions(local.get("outcome"), free.get("outcome"),
+                                       (local.get("server_class"), free.get("server_class")))
+        if action not in actions:
+            return "action", (f"{action!r} does not follow from the runs ({local.get('outcome')}"
+                              f" in {local.get('server_class')}, {free.get('outcome')} in "
+                              f"{free.get('server_class')}); the table gives "
+                              f"{', '.join(sorted(actions))}")
+        if pair.get("row") != actions[action]:
+            return "row", f"{pair.get('row')} where the table's row for {action} is " \
+                          f"{actions[action]}"
+        status = _STATUS_OF.get(str(action), "rejected")
+    elif gate == "digest":
+        if action != pair.get("failure_class"):
+            return "action", f"{action!r} is not the failure class {pair.get('failure_class')!r}"
+        if pair.get("row") not in _DIGEST_ROWS.get(str(action), ()):
+            return "row", f"{pair.get('row')} is not a row that gives {action}"
+        if pair.get("freeze_allowed") is not (action == digest.FailureClass.HARNESS_FLAKE):
+            return "freeze_allowed", f"{pair.get('freeze_allowed')} does not follow from {action}"
+        status = "rejected"
+    else:
+        status = "rejected"
+    if pair.get("status") != status:
+        return "status", f"{pair.get('status')} where {gate} gate action {action!r} gives {status}"
+    if gate != "digest" and pair.get("freeze_allowed") is not (status == "frozen"):
+        return "freeze_allowed", f"{pair.get('freeze_allowed')} does not follow from {status}"
+    return None
+
+
+def rederive(report: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The one re-derivation of a report read back: every decision in it (each pair and rerun,
+    the receipt section, the halt-audit section) recomputed from its own inputs by the same
+    pure tables. Returns (field, why) for each disagreement; a report with any never opens."""
+    found: list[tuple[str, str]] = []
+    for key in ("pairs", "reruns"):
+        for index, pair in enumerate(report.get(key) or []):
+            problem = _pair_problem(pair)
+            if problem is not None:
+                found.append((f"{key}.{index}.{problem[0]}", problem[1]))
+    receipt = report.get("receipt")
+    if isinstance(receipt, Mapping):
+        from gate.decide.receipts import ReceiptResult
+
+        line = str(receipt.get("line", ""))
+        mismatches = receipt.get("mismatches")
+        if mismatches is None:
+            mismatches = [] if line == "accept" else line.partition(": ")[2].split(",")
+        derived = ReceiptResult(not mismatches, tuple(mismatches))
+        if (receipt.get("decision"), line) != (derived.to_record()["decision"], derived.line):
+            found.append(("receipt.decision",
+                          f"{receipt.get('decision')!r} beside the line {line!r}: the section "
+                          f"disagrees with itself (its mismatches give {derived.line!r})"))
+    audit = report.get("halt_audit")
+    if isinstance(audit, Mapping) and "problems" in audit:
+        problems = list(audit["problems"])
+        chain_ok = not any(str(p).startswith("chain:") for p in problems)
+        if audit.get("chain_ok") is not chain_ok:
+            found.append(("halt_audit.chain_ok", f"{audit.get('chain_ok')} beside its problems"))
+        elif problems and audit.get("failed") == 0 and chain_ok:
+            found.append(("halt_audit.failed", "0 beside problems that are failures"))
+    return found
+
+
 def closes(pairs: Sequence[Mapping[str, Any]], receipt: Mapping[str, Any] | None,
            halt_audit: Mapping[str, Any] | None) -> bool:
     """Whether a report's parts close the gate: no pair, a rejected pair, a receipt that is
