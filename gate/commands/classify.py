@@ -47,7 +47,7 @@ def cmd_classify(args: argparse.Namespace) -> int:
     pol = policy.load(policy_path(args))
     first, second = (records.load_stamp(Path(p)) for p in args.pair)
     records.check_distinct_attempts([(args.pair[0], first), (args.pair[1], second)])
-    result = stamps.classify_pair(first, second, pol.allowlist, now)
+    result = stamps.classify_pair(first, second, pol.granting(now), now)
     pair = report.cross_class_pair(first, second, result, (args.pair[0], args.pair[1]))
     if args.report:
         records.write_report(Path(args.report), report.build([pair], now))
@@ -106,7 +106,7 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        decisions = pairing.decide_folder(Path(args.stamps), pol.allowlist, now)
+        decisions = pairing.decide_folder(Path(args.stamps), pol.granting(now), now)
         built = pairing.build_report(decisions, now)
     finally:
         if collecting:

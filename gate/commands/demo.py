@@ -73,7 +73,8 @@ def run(say: Callable[[str], None]) -> bool:
         for index, (local, free, want) in enumerate(cases):
             a = _stamp(card, fixture_hash, stamps.LOCAL, local, f"L{index}", pin)
             b = _stamp(card, fixture_hash, stamps.FREE, free, f"F{index}", pin)
-            result = stamps.classify_pair(b, a, pol.allowlist, DEMO_NOW)  # order does not matter
+            # (the order of the two stamps does not matter)
+            result = stamps.classify_pair(b, a, pol.granting(DEMO_NOW), DEMO_NOW)
             tally.expect(f"local {local}, free-server {free}", result.action, want)
             if result.frozen:
                 shown = report.cross_class_pair(a, b, result)
@@ -165,7 +166,7 @@ def _stamp_manifest(base: Path, out: Path, pol: policy.Policy, props: list[manif
 def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
               say: Callable[[str], None]) -> dict[str, Any]:
     """``gate classify --stamps DIR --report FILE``, then read the report back."""
-    decisions = pairing.decide_all(pairing.collect(stamps_dir), pol.allowlist, DEMO_NOW)
+    decisions = pairing.decide_all(pairing.collect(stamps_dir), pol.granting(DEMO_NOW), DEMO_NOW)
     built = pairing.build_report(decisions, DEMO_NOW)
     records.write_report(report_path, built)
     classify.print_text(decisions, built, lambda line: say(f"    {line}"))

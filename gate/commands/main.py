@@ -174,6 +174,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--max-days", type=int, metavar="N",
                    help="longest freeze window in days (default: the file's max_freeze_days, "
                    "else 30)")
+    p.add_argument("--manifest", action="append", metavar="M",
+                   help="an allowlist test id in none of these manifests is a finding "
+                   "(repeatable)")
+    p.add_argument("--root", default=".", help="manifest paths are relative to this")
 
     _add(sub, "demo", "demo:cmd_demo", "run every gate on the examples shipped in the package")
     _add(sub, "action", "action:cmd_action",

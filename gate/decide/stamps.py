@@ -26,6 +26,9 @@ class AllowEntry:
     owner: str
     reason: str
     expires: int
+    #: Why ``gate policy check`` flags this entry (None: healthy). A flagged entry grants
+    #: nothing: the freeze it would give is rejected with this as the reason.
+    finding: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,11 @@ def _freeze_check(
     if isinstance(card_expiry, bool) or not isinstance(card_expiry, int) or now >= card_expiry:
         return StampResult("reject_freeze_expired", 6,
                            "the sample card's freeze_expires_at is missing or has passed")
+    flagged = [e for e in entries if e.finding is not None]
+    if flagged and len(flagged) == len(entries):
+        return StampResult("reject_not_allowlisted", 6,
+                           f"the allowlist entry grants nothing: {flagged[0].finding}")
+    entries = [e for e in entries if e.finding is None]
     if all(now >= e.expires for e in entries):
         return StampResult("reject_freeze_expired", 6, "the allowlist entry has expired")
     return StampResult("freeze_inside_server_class", 6,

@@ -211,7 +211,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     pol = policy.load(policy_path)
     if not settings.stamps_dir:
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
-    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.allowlist, now,
+    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.granting(now), now,
                                       settings.artifact_prefix)
     built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
                                  halt_audit=_halt_section(settings, pol))

@@ -17,7 +17,9 @@ granted from it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import unicodedata
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,34 @@ class Policy:
     max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
     added: tuple[int | None, ...] = ()  # per allowlist entry, same order
 
+    def granting(self, now: int) -> tuple[AllowEntry, ...]:
+        """The allowlist as every decision uses it: an entry that ``gate policy check`` flags
+        (window too long, added in the future, expiring before it was added) carries its
+        finding, and the stamp gate grants nothing from it. Expiry itself is decided by the
+        table against the clock. Never decide from ``allowlist`` directly."""
+        days = self.max_freeze_days
+        added = self.added or (None,) * len(self.allowlist)
+        out: list[AllowEntry] = []
+        for index, (entry, when) in enumerate(zip(self.allowlist, added, strict=True)):
+            found = [f for f in entry_findings(entry, when, now, days)
+                     if not f.startswith("expired at")]
+            out.append(dataclasses.replace(entry, finding=f"{_where(index, entry)}: {found[0]}")
+                       if found else entry)
+        return tuple(out)
+
+
+#: Characters that print as nothing although Unicode calls them letters or symbols.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a character that is not white space, a control, a
+    format character (zero-width, bidi), a combining mark alone, or a blank letter."""
+    return any(not ch.isspace() and ch not in _BLANK_LETTERS
+               and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me",
+                                                    "Zs", "Zl", "Zp")
+               for ch in text)
+
 
 def from_record(record: Any, source: str) -> Policy:
     if record is None:
@@ -56,6 +86,10 @@ def from_record(record: Any, source: str) -> Policy:
                                  f"duplicate entry for test {raw['test_id']!r} in "
                                  f"{raw['server_class']}")
         seen.add(key)
+        for name in ("owner", "reason"):
+            if not visible(raw[name]):
+                raise GateInputError(source, f"allowlist.{index}.{name}",
+                                     "blank: only white space or invisible characters")
         entries.append(AllowEntry(raw["test_id"], raw["server_class"], raw["owner"],
                                   raw["reason"], raw["expires"]))
         added.append(raw.get("added"))
@@ -76,26 +110,42 @@ def load(path: Path | None) -> Policy:
     return from_record(read_yaml(path), str(path))
 
 
-def check(policy: Policy, now: int, max_days: int | None = None) -> list[str]:
+def entry_findings(entry: AllowEntry, added: int | None, now: int, days: int) -> list[str]:
+    """What ``gate policy check`` flags in one allowlist entry (without the ``where`` prefix).
+    The same list decides whether the entry grants a freeze (:meth:`Policy.granting`)."""
+    found: list[str] = []
+    limit = days * DAY
+    if now >= entry.expires:
+        found.append(f"expired at {entry.expires}")
+    if added is not None and added > now:
+        found.append(f"added {added} is in the future")
+    start = added if added is not None else now
+    if entry.expires - start > limit:
+        found.append(f"window of {(entry.expires - start) / DAY:.1f} days is longer than the "
+                     f"{days}-day maximum")
+    if added is not None and entry.expires <= added:
+        found.append("expires before it was added")
+    return found
+
+
+def _where(index: int, entry: AllowEntry) -> str:
+    return f"allowlist.{index} ({entry.test_id!r} in {entry.server_class})"
+
+
+def check(policy: Policy, now: int, max_days: int | None = None,
+          manifest_ids: Collection[str] | None = None) -> list[str]:
     """Findings that make ``gate policy check`` fail; empty when the file is healthy.
 
-    ``max_days`` (the ``--max-days`` flag) overrides the file's ``max_freeze_days``.
+    ``max_days`` (the ``--max-days`` flag) overrides the file's ``max_freeze_days``; with
+    ``manifest_ids`` (``--manifest``), an entry whose test id is in no manifest is a finding.
     """
     findings: list[str] = []
     days = policy.max_freeze_days if max_days is None else max_days
-    limit = days * DAY
     for index, (entry, added) in enumerate(zip(policy.allowlist, policy.added, strict=True)):
-        where = f"allowlist.{index} ({entry.test_id!r} in {entry.server_class})"
-        if now >= entry.expires:
-            findings.append(f"{where}: expired at {entry.expires}")
-        if added is not None and added > now:
-            findings.append(f"{where}: added {added} is in the future")
-        start = added if added is not None else now
-        if entry.expires - start > limit:
-            findings.append(f"{where}: window of {(entry.expires - start) / DAY:.1f} days is "
-                            f"longer than the {days}-day maximum")
-        if added is not None and entry.expires <= added:
-            findings.append(f"{where}: expires before it was added")
+        where = _where(index, entry)
+        findings.extend(f"{where}: {f}" for f in entry_findings(entry, added, now, days))
+        if manifest_ids is not None and entry.test_id not in manifest_ids:
+            findings.append(f"{where}: test id is in no manifest (a typo grants nothing)")
     return findings
 
 
