@@ -2,14 +2,16 @@
 
 Pure. A malformed value is treated as missing; it can never open the freeze door.
 
-Rows in order (SPEC §4, with issue 11's Hypothesis digests folded into rows 2, 3 and 6):
+Rows in order (SPEC §4, with issue 11's Hypothesis digests in rows 0 and 3, and row 6 split):
 
 ==  ==================================================================  ===============
 #   condition                                                           failure_class
 ==  ==================================================================  ===============
+0   the Hypothesis generator digests (``generator_sha256``) differ      fixture_drift
+    (one missing counts as differing when that run has an oracle
+    result; a discarded run without one is left to the other rows)
 1   either digest (``fixture_sha256``) missing                          unclassified
-2   digests differ, or the generator digests (``generator_sha256``)     fixture_drift
-    differ (one present and the other not counts as differing)
+2   digests differ                                                      fixture_drift
 3   both oracles false, and both runs carry a ``failure_sha256`` that   unclassified
     differ (they failed, but on different minimal examples)
 3   both oracles false                                                  property_miss
@@ -108,17 +110,21 @@ def transport_fault(record: Mapping[str, Any]) -> bool:
 
 
 def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestResult:
-    """The six rows of SPEC §4, in order; symmetric in its two arguments."""
+    """The rows of the module table (SPEC §4 and issue 11), in order; symmetric."""
+    g1, g2 = clean_digest(left.get("generator_sha256")), clean_digest(right.get("generator_sha256"))
+    # one generator unknown counts as differing, unless that run has no oracle result at all
+    one_sided = (g1 is None and clean_bool(left.get("oracle_passed")) is not None) or (
+        g2 is None and clean_bool(right.get("oracle_passed")) is not None)
+    if (g1 is not None or g2 is not None) and g1 != g2 and (
+            (g1 is not None and g2 is not None) or one_sided):
+        return DigestResult(FailureClass.FIXTURE_DRIFT, 0,
+                            "the Hypothesis generators differ (version or settings in force)")
     d1, d2 = clean_digest(left.get("fixture_sha256")), clean_digest(right.get("fixture_sha256"))
     if d1 is None or d2 is None:
         return DigestResult(FailureClass.UNCLASSIFIED, 1,
                             "a fixture digest is missing or malformed")
     if d1 != d2:
         return DigestResult(FailureClass.FIXTURE_DRIFT, 2, "the fixture digests differ")
-    g1, g2 = left.get("generator_sha256"), right.get("generator_sha256")
-    if (g1 is not None or g2 is not None) and clean_digest(g1) != clean_digest(g2):
-        return DigestResult(FailureClass.FIXTURE_DRIFT, 2,
-                            "the Hypothesis generators differ (version or settings in force)")
     o1, o2 = clean_bool(left.get("oracle_passed")), clean_bool(right.get("oracle_passed"))
     f1, f2 = clean_digest(left.get("failure_sha256")), clean_digest(right.get("failure_sha256"))
     if o1 is False and o2 is False and f1 is not None and f2 is not None and f1 != f2:

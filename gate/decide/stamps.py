@@ -70,7 +70,9 @@ def generator_difference(first: Mapping[str, Any], second: Mapping[str, Any]) ->
         return None
     c1, c2 = first.get("server_class"), second.get("server_class")
     if not isinstance(h1, Mapping) or not isinstance(h2, Mapping):
-        only = c1 if isinstance(h1, Mapping) else c2
+        only, lacking = (c1, second) if isinstance(h1, Mapping) else (c2, first)
+        if lacking.get("outcome") in RETRY_OUTCOMES:
+            return None  # that class's run is discarded anyway (row 4)
         return (f"only the {only} stamp records its Hypothesis generator: the two runs are "
                 "not provably the same experiment")
     diffs = [f"{key} {h1.get(key)!r} ({c1}) vs {h2.get(key)!r} ({c2})"
@@ -86,7 +88,11 @@ def classify_pair(
     allowlist: Sequence[AllowEntry],
     now: int,
 ) -> StampResult:
-    """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order."""
+    """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order.
+
+    Row 1 also rejects a pair whose Hypothesis generators differ (issue 11): the version or a
+    setting in force (:func:`generator_difference`); the reason names what differed.
+    """
     if (
         first.get("fixture_hash") != second.get("fixture_hash")
         or first.get("sample_card") != second.get("sample_card")
