@@ -36,7 +36,20 @@ exception type. That includes ``pytest.fail()`` and pytest-timeout's signal-meth
 killed outright (a thread-method timeout, SIGKILL) writes no stamps at all: a missing stamp
 means the class did not run.
 
-Fields that differ from ``gate stamp --manifest`` for the same run: ``run_id`` (random per
+**The sample card governs every gated test** (a test some manifest property selects): see
+:mod:`gate.agent.hypothesis_card`. At collection (after ``-k``/``-m`` deselection), a gated
+test the card cannot govern (not a Hypothesis test, ``@seed``, ``@reproduce_failure``,
+``@settings`` or a profile with other governed values, two different cards) stops the session
+with exit status 2 before any test runs, and no stamp is written. Each gated test's stamp
+records ``hypothesis`` (version, settings in force, ``examples_run``) and, on a red, ``failure``
+(type, message, the falsifying example, the ``@reproduce_failure`` line). A call that failed
+with Hypothesis's own errors (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
+``FailedHealthCheck``, ``Unsatisfiable``, ``InvalidArgument``; the JUnit route finds the same
+names in the ``<failure>`` text) is ``resource_exit`` with the note
+:func:`gate.decide.outcome.hypothesis_note` words, on both routes alike.
+
+Fields that differ from ``gate stamp --manifest`` for the same run: ``hypothesis`` and
+``failure`` (the plugin's only), ``run_id`` (random per
 stamp, equal only when both are given the same prefix), ``written_at``, ``wall_seconds`` (the
 session's duration, not the process's), ``source`` (``pytest-plugin``), ``body_bytes`` (absent:
 the plugin does not see the process's output, so ``empty_body`` cannot arise), and ``note`` for
