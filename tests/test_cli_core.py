@@ -138,8 +138,7 @@ def test_classify_exit_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     a, b = _stamps(tmp_path, "pass", "pass")
     ok = run_cli("classify", a, b, "--now", NOW)
     assert (ok.code, ok.err) == (0, "")
-    assert ok.lines == ["action=accept_candidate", *four_lines(SHA_X, "unclassified", False,
-                                                                 None)]
+    assert ok.lines == ["action=accept_candidate", *four_lines(SHA_X, "none", False, None)]
     a, b = _stamps(tmp_path, "assert_fail", "assert_fail")
     closed = run_cli("classify", a, b, "--now", NOW)
     assert (closed.code, closed.lines) == (1, ["action=reject_stable_fail",

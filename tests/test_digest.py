@@ -121,7 +121,6 @@ def test_row5_transport_fault(left: dict[str, Any], right: dict[str, Any]) -> No
 @pytest.mark.parametrize(
     ("left", "right"),
     [
-        (run_record(True, True), run_record(True, True)),
         (run_record(None, None), run_record(None, None)),
         (run_record(None, True), run_record(True, None)),
         (run_record(True, True, timed_out=False), run_record(None, True, status_code=502)),
@@ -129,6 +128,12 @@ def test_row5_transport_fault(left: dict[str, Any], right: dict[str, Any]) -> No
 )
 def test_row6_anything_else(left: dict[str, Any], right: dict[str, Any]) -> None:
     check(both_orders(left, right), FailureClass.UNCLASSIFIED, 6)
+
+
+def test_row6_both_green_is_no_failure_class() -> None:
+    check(both_orders(run_record(True, True), run_record(True, True)), FailureClass.NONE, 6)
+    assert digest.classify_runs(run_record(True, True), run_record(True, True)).reason == (
+        "both oracles passed: nothing to classify")
 
 
 # --- malformed oracle / transport values --------------------------------------------------------
@@ -190,7 +195,7 @@ TRIAGE_CASES = [
     (run_record(False, True), run_record(True, True), "unclassified", 1, SHA_X),
     (run_record(None, False), run_record(None, False), "harness_flake", 0, SHA_X),
     (run_record(None, True, timed_out=True), run_record(True, True), "harness_flake", 0, SHA_X),
-    (run_record(True, True), run_record(True, True), "unclassified", 1, SHA_X),
+    (run_record(True, True), run_record(True, True), "none", 1, SHA_X),  # green: nothing red
     (run_record("false", False), run_record("false", False), "unclassified", 1, SHA_X),
     (run_record(None, "false"), run_record(None, "false"), "unclassified", 1, SHA_X),
 ]
@@ -233,7 +238,7 @@ def test_cli_triage_spec_example(tmp_path: Path) -> None:
     [("resource_exit", "empty_body", "harness_flake", 0),
      ("assert_fail", "assert_fail", "property_miss", 1),
      ("pass", "assert_fail", "unclassified", 1),
-     ("pass", "pass", "unclassified", 1)],
+     ("pass", "pass", "none", 1)],
 )
 def test_cli_triage_stamps(tmp_path: Path, lo: str, ro: str, cls: str, code: int) -> None:
     a = write_json(tmp_path / "a.json", stamp(FREE, lo, run_id="F1", fixture_sha256=SHA_X))

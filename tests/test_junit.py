@@ -121,3 +121,27 @@ def test_a_red_attempt_a_retry_hid_is_never_green(hidden: str) -> None:
     parsed = junit.parse(document.encode(), "r.xml")
     assert parsed.by_key[("m", "t")] == [outcome.ERROR]
     assert parsed.by_key[("m", "ok")] == [outcome.PASSED]
+
+
+def test_hypothesis_errors_are_read_from_the_failure_text() -> None:
+    data = b"""<?xml version="1.0" encoding="utf-8"?>
+<testsuite>
+ <testcase classname="m" name="slow"><failure message="DeadlineExceeded('Test took 60ms') [single
+ exception in FlakyFailure]">+ Exception Group Traceback
+ | hypothesis.errors.FlakyFailure: unreliable (1 sub-exception)
+ | hypothesis.errors.DeadlineExceeded: Test took 60ms</failure></testcase>
+ <testcase classname="m" name="red"><failure message="assert 1 == 2">m.py:3: AssertionError
+ </failure></testcase>
+ <testcase classname="m" name="err"><error message="hypothesis.errors.FailedHealthCheck: x"/>
+ </testcase>
+ <testcase classname="m" name="twice"><failure>hypothesis.errors.Unsatisfiable</failure></testcase>
+ <testcase classname="m" name="twice"/>
+</testsuite>
+"""
+    report = junit.parse(data, "r.xml")
+    assert report.hypothesis_errors("m", "slow") == ("FlakyFailure", "DeadlineExceeded")
+    assert report.hypothesis_errors(None, "slow") == ("FlakyFailure", "DeadlineExceeded")
+    assert report.hypothesis_errors("m", "red") == ()
+    assert report.hypothesis_errors("m", "err") == ()  # an <error> is resource_exit anyway
+    assert report.hypothesis_errors("m", "twice") == ()  # ambiguous: row 7 decides
+    assert report.hypothesis_errors("m", "absent") == ()

@@ -106,3 +106,39 @@ def test_no_signal_timeout_or_empty_body_is_ever_an_assertion() -> None:
         assert from_process(proc, CODES, True).outcome != "assert_fail"
         assert from_junit(proc, CODES, report_found=True, matches=[FAILURE],
                           report_has_red=True).outcome != "assert_fail"
+
+
+# --- row 8: Hypothesis's own errors are the retry class (issue 11) -----------------------------
+
+
+def test_hypothesis_errors_are_known_names_in_a_fixed_order() -> None:
+    from gate.decide.outcome import hypothesis_errors
+
+    assert hypothesis_errors(["hypothesis.errors.DeadlineExceeded", "builtins.ValueError",
+                              "hypothesis.errors.FlakyFailure", "hypothesis.errors.Nope",
+                              "DeadlineExceeded"]) == ("FlakyFailure", "DeadlineExceeded")
+    assert hypothesis_errors(["AssertionError"]) == ()
+
+
+@pytest.mark.parametrize(("errors", "note"), [
+    (("DeadlineExceeded",), "hypothesis.errors.DeadlineExceeded: a test case exceeded the "
+                            "deadline"),
+    (("FlakyFailure", "DeadlineExceeded"), "hypothesis.errors.FlakyFailure, "
+     "hypothesis.errors.DeadlineExceeded: Hypothesis saw unreliable results (flaky)"),
+    (("FailedHealthCheck",), "hypothesis.errors.FailedHealthCheck: a Hypothesis health check "
+                             "failed"),
+    (("Unsatisfiable",), "hypothesis.errors.Unsatisfiable: Hypothesis could not satisfy the "
+                         "test's assumptions"),
+])
+def test_row8_a_hypothesis_failure_is_resource_exit(errors: tuple[str, ...], note: str) -> None:
+    got = from_junit(ProcessResult(1), CODES, report_found=True, matches=[FAILURE],
+                     report_has_red=True, hypothesis_errors=errors)
+    assert (got.outcome, got.row) == ("resource_exit", 8)
+    assert got.note == note + ("; not an assertion result, rerun with a new run id and the "
+                               "same card")
+
+
+def test_row8_hypothesis_errors_do_not_touch_a_passing_case() -> None:
+    got = from_junit(ProcessResult(0), CODES, report_found=True, matches=[PASSED],
+                     report_has_red=False, hypothesis_errors=("DeadlineExceeded",))
+    assert got.outcome == "pass"

@@ -334,7 +334,7 @@ def test_cli_classify_labels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)
     cases = [("assert_fail", "assert_fail", "reject_stable_fail", "property_miss"),
              ("pass", "resource_exit", "reject_run_retry_new_id", "harness_flake"),
-             ("pass", "pass", "accept_candidate", "unclassified")]
+             ("pass", "pass", "accept_candidate", "none")]
     for lo, fo, action, label in cases:
         a = write_json(tmp_path / f"{lo}-{fo}-l.json",
                        stamp(LOCAL, lo, run_id="L1", fixture_sha256=SHA_X))

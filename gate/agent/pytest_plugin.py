@@ -36,7 +36,20 @@ exception type. That includes ``pytest.fail()`` and pytest-timeout's signal-meth
 killed outright (a thread-method timeout, SIGKILL) writes no stamps at all: a missing stamp
 means the class did not run.
 
-Fields that differ from ``gate stamp --manifest`` for the same run: ``run_id`` (random per
+**The sample card governs every gated test** (a test some manifest property selects): see
+:mod:`gate.agent.hypothesis_card`. At collection (after ``-k``/``-m`` deselection), a gated
+test the card cannot govern (not a Hypothesis test, ``@seed``, ``@reproduce_failure``,
+``@settings`` or a profile with other governed values, two different cards) stops the session
+with exit status 2 before any test runs, and no stamp is written. Each gated test's stamp
+records ``hypothesis`` (version, settings in force, ``examples_run``) and, on a red, ``failure``
+(type, message, the falsifying example, the ``@reproduce_failure`` line). A call that failed
+with Hypothesis's own errors (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
+``FailedHealthCheck``, ``Unsatisfiable``, ``InvalidArgument``; the JUnit route finds the same
+names in the ``<failure>`` text) is ``resource_exit`` with the note
+:func:`gate.decide.outcome.hypothesis_note` words, on both routes alike.
+
+Fields that differ from ``gate stamp --manifest`` for the same run: ``hypothesis`` and
+``failure`` (the plugin's only), ``run_id`` (random per
 stamp, equal only when both are given the same prefix), ``written_at``, ``wall_seconds`` (the
 session's duration, not the process's), ``source`` (``pytest-plugin``), ``body_bytes`` (absent:
 the plugin does not see the process's output, so ``empty_body`` cannot arise), and ``note`` for
@@ -85,15 +98,14 @@ def pytest_configure(config: pytest.Config) -> None:
         if given:
             raise pytest.UsageError(f"gate: {given[0]} needs --gate-stamps DIR")
         return
-    if hasattr(config, "workerinput"):  # an xdist worker: the controller stamps
-        return
     for flag in ("--gate-server-class", "--gate-manifest"):
         if others[flag] is None:
             raise pytest.UsageError(f"gate: --gate-stamps needs {flag}")
     from gate.errors import GateInputError
 
     try:
-        plugin = StampPlugin.prepare(config)
+        # an xdist worker applies the cards to the tests it runs; only the controller stamps
+        plugin = StampPlugin.prepare(config, worker=hasattr(config, "workerinput"))
     except GateInputError as exc:
         raise pytest.UsageError(f"gate: error: {exc}") from None
     config.pluginmanager.register(plugin, "gate-stamps")
@@ -122,6 +134,9 @@ class _Case:
     key: tuple[str, str]
     kinds: set[str] = field(default_factory=set)
     crash: str | None = None  # the exception type of a call failure that is not an assertion
+    hypothesis: dict[str, Any] | None = None  # the generator in force (a gated test)
+    failure: dict[str, Any] | None = None  # the call failure, as the stamp's ``failure``
+    raised: tuple[str, ...] = ()  # qualified types of every exception the call raised
 
     @property
     def status(self) -> str:
@@ -137,10 +152,11 @@ class Cases:
     done: list[_Case] = field(default_factory=list)
     open: dict[str, _Case] = field(default_factory=dict)
     failed_call: set[str] = field(default_factory=set)
+    generators: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def _open(self, nodeid: str) -> _Case:
         if nodeid not in self.open:
-            self.open[nodeid] = _Case(junit_key(nodeid))
+            self.open[nodeid] = _Case(junit_key(nodeid), hypothesis=self.generators.get(nodeid))
         return self.open[nodeid]
 
     def _finalize(self, nodeid: str) -> None:
@@ -150,6 +166,11 @@ class Cases:
 
     def add(self, report: pytest.TestReport) -> None:
         nodeid = report.nodeid
+        generator = getattr(report, "gate_hypothesis", None)
+        if generator is not None:  # every phase's report of a gated test carries it
+            self.generators[nodeid] = generator
+            if nodeid in self.open:
+                self.open[nodeid].hypothesis = generator
         if report.passed:
             if report.when == "call":
                 self._open(nodeid)
@@ -162,6 +183,9 @@ class Cases:
                 crash = getattr(report, "gate_crash", None)
                 if crash is not None and not hasattr(report, "wasxfail"):
                     case.crash = str(crash)
+                if not hasattr(report, "wasxfail"):
+                    case.failure = getattr(report, "gate_failure", None)
+                    case.raised = tuple(getattr(report, "gate_raised", ()))
                 self.failed_call.add(nodeid)
             else:
                 case.kinds.add(ERROR)
@@ -196,17 +220,20 @@ def lookup(cases: list[_Case], classname: str | None, name: str) -> list[_Case]:
 
 class StampPlugin:
     def __init__(self, prepared: list[Any], run_ids: list[str], out: Path, server_class: str,
-                 timeout_codes: tuple[int, ...]) -> None:
+                 timeout_codes: tuple[int, ...], worker: bool = False) -> None:
         self.prepared = prepared
         self.run_ids = run_ids
         self.out = out
         self.server_class = server_class
         self.timeout_codes = timeout_codes
+        self.worker = worker
         self.cases = Cases()
         self.started = time.monotonic()
+        self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
+        self.refused = False  # the cards could not govern the collected tests: no stamps
 
     @classmethod
-    def prepare(cls, config: pytest.Config) -> StampPlugin:
+    def prepare(cls, config: pytest.Config, worker: bool = False) -> StampPlugin:
         from gate.agent import stamping
         from gate.errors import GateInputError
         from gate.records import manifest, policy
@@ -227,13 +254,69 @@ class StampPlugin:
         store = config.getoption("gate_store")
         prepared = [stamping.prepare(p, root, Path(store) if store else None) for p in props]
         return cls(prepared, run_ids, out, config.getoption("gate_server_class"),
-                   tuple(pol.timeout_exit_codes))
+                   tuple(pol.timeout_exit_codes), worker)
+
+    # --- the sample card governs every gated test (gate.agent.hypothesis_card) ------------------
+
+    @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run
+    def pytest_collection_modifyitems(self, session: pytest.Session,
+                                      items: list[pytest.Item]) -> None:
+        problems: list[str] = []
+        for item in items:
+            key = junit_key(item.nodeid)
+            props = [p for p in self.prepared
+                     if lookup([_Case(key)], p.prop.junit_classname, p.prop.junit_name)]
+            if not props:
+                continue
+            from gate.agent import hypothesis_card
+
+            try:
+                self.gated[item.nodeid] = hypothesis_card.govern(item, props)
+            except hypothesis_card.CardConflict as exc:
+                problems.append(f"{item.nodeid}: {exc}")
+        if problems:
+            self.refused = True
+            shown = "; ".join(problems[:20]) + (f"; and {len(problems) - 20} more"
+                                                if len(problems) > 20 else "")
+            pytest.exit(f"gate: error: the sample card cannot govern {len(problems)} gated "
+                        f"test{'s' if len(problems) > 1 else ''} (no test ran): {shown}",
+                        returncode=2)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:
+            applied.apply()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:
+            applied.restore()
+
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside Hypothesis's own wrapper
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        applied = self.gated.get(item.nodeid)
+        if applied is None:
+            return (yield)
+        with applied.observing():
+            return (yield)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
                                   ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
         excinfo = call.excinfo
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:
+            report.gate_hypothesis = applied.record()  # type: ignore[attr-defined]
+            if call.when == "call" and report.failed and excinfo is not None:
+                from gate.agent import hypothesis_card
+
+                report.gate_failure = hypothesis_card.failure_of(  # type: ignore[attr-defined]
+                    excinfo.value)
+                report.gate_raised = hypothesis_card.raised_types(  # type: ignore[attr-defined]
+                    excinfo.value)
         if call.when == "call" and report.failed:
             if excinfo is None:  # a strict xfail that passed: no exception at all
                 crash = "no exception (a strict xfail passed)"
@@ -254,6 +337,8 @@ class StampPlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
         result = yield
+        if self.worker or self.refused:
+            return result
         from gate.errors import GateInputError
 
         try:
@@ -274,9 +359,11 @@ class StampPlugin:
         matches = lookup(cases, prepared.prop.junit_classname, prepared.prop.junit_name)
         proc = outcome.ProcessResult(exit_code, None, False, None, None)
         has_red = any(c.status in (FAILURE, ERROR) for c in cases)
+        raised = matches[0].raised if len(matches) == 1 else ()
         decided = outcome.from_junit(proc, self.timeout_codes, report_found=True,
                                      matches=[c.status for c in matches],
-                                     report_has_red=has_red)
+                                     report_has_red=has_red,
+                                     hypothesis_errors=outcome.hypothesis_errors(raised))
         if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
             decided = outcome.Outcome(outcome.RESOURCE_EXIT, decided.row,
                                       f"the test call failed with {matches[0].crash}, not "
@@ -295,10 +382,15 @@ class StampPlugin:
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
         when = int(time.time())
-        built = [stamping.build_stamp(item, server_class=self.server_class, run_id=run_id,
-                                      decided=self.decide(item, exit_code), proc=proc,
-                                      source=SOURCE, written_at=when, ran=True)
-                 for item, run_id in zip(self.prepared, self.run_ids, strict=True)]
+        built = []
+        for item, run_id in zip(self.prepared, self.run_ids, strict=True):
+            matches = lookup(self.cases.all(), item.prop.junit_classname, item.prop.junit_name)
+            one = matches[0] if len(matches) == 1 else None
+            built.append(stamping.build_stamp(
+                item, server_class=self.server_class, run_id=run_id,
+                decided=self.decide(item, exit_code), proc=proc, source=SOURCE,
+                written_at=when, ran=True, hypothesis=one.hypothesis if one else None,
+                failure=one.failure if one else None))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]
         for target, stamp in zip(targets, built, strict=True):
             write_once(target, canonical_json(stamp) + b"\n")

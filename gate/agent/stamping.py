@@ -199,6 +199,31 @@ def new_run_id() -> str:
     return secrets.token_hex(8)
 
 
+#: Bounds of the ``failure`` object's strings (``schemas/stamp.schema.json``).
+FAILURE_BOUNDS = {"type": 200, "message": 2000, "example": 4000, "reproduce": 1000}
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, with a marker saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    for _ in range(2):  # the marker's own length can change the count by a digit
+        marker = f" …[cut {len(text) - limit + 32} chars]"
+        keep = limit - len(marker)
+        marker = f" …[cut {len(text) - keep} chars]"
+    return text[:limit - len(marker)] + marker
+
+
+def bounded_failure(failure: dict[str, Any]) -> dict[str, Any]:
+    """The ``failure`` object with every string cut to its schema bound at write time."""
+    out: dict[str, Any] = {}
+    for key, limit in FAILURE_BOUNDS.items():
+        value = failure.get(key)
+        out[key] = bounded(value, limit) if isinstance(value, str) else (
+            None if key in ("example", "reproduce") else "")
+    return out
+
+
 def build_stamp(
     prepared: Prepared,
     *,
@@ -209,6 +234,8 @@ def build_stamp(
     source: str,
     written_at: int,
     ran: bool,
+    hypothesis: dict[str, Any] | None = None,
+    failure: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The stamp for one property, validated against its schema (and its own card)."""
     card = prepared.card
@@ -242,6 +269,10 @@ def build_stamp(
         stamp["note"] = decided.note
     if prepared.prop.location is not None:
         stamp["location"] = dict(prepared.prop.location)
+    if hypothesis is not None:
+        stamp["hypothesis"] = dict(hypothesis)
+    if failure is not None:
+        stamp["failure"] = bounded_failure(failure)
     return records.check_stamp(stamp, f"stamp {run_id} for {prepared.prop.test_id!r}")
 
 
@@ -271,9 +302,11 @@ def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report 
     if request.junit_path is None:
         return outcome.from_process(proc, request.timeout_codes, request.assertion_failed)
     matches = report.lookup(prop.junit_classname, prop.junit_name) if report else []
+    errors = report.hypothesis_errors(prop.junit_classname, prop.junit_name) if report else ()
     return outcome.from_junit(proc, request.timeout_codes, report_found=report is not None,
                               matches=matches,
-                              report_has_red=report.has_red if report else False)
+                              report_has_red=report.has_red if report else False,
+                              hypothesis_errors=errors)
 
 
 def stamp_run(

@@ -1,10 +1,37 @@
 """Digest gate (SPEC §4): is a red pair a property miss, a moved input, or harness noise?
 
 Pure. A malformed value is treated as missing; it can never open the freeze door.
+
+Rows in order (SPEC §4, with issue 11's Hypothesis digests in rows 0 and 3, and row 6 split):
+
+==  ==================================================================  ===============
+#   condition                                                           failure_class
+==  ==================================================================  ===============
+0   the Hypothesis generator digests (``generator_sha256``) differ      fixture_drift
+    (one missing counts as differing when that run has an oracle
+    result; a discarded run without one is left to the other rows)
+1   either digest (``fixture_sha256``) missing                          unclassified
+2   digests differ                                                      fixture_drift
+3   both oracles false, and both runs carry a ``failure_sha256`` that   unclassified
+    differ (they failed, but on different minimal examples)
+3   both oracles false                                                  property_miss
+4   one oracle false                                                    unclassified
+5   a transport fault recorded                                          harness_flake
+6   both oracles passed (nothing is red)                                none
+6   anything else                                                       unclassified
+==  ==================================================================  ===============
+
+For a Hypothesis property (a stamp with a ``hypothesis`` object) the digests are computed by
+:func:`generator_digest` (the generator: Hypothesis version and every setting in force; a pair
+drawing the same examples has the same one) and :func:`failure_digest` (the minimal failing
+example as Hypothesis printed it and the exception type); see the README, "Records and
+formats".
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +46,35 @@ class FailureClass(StrEnum):
     FIXTURE_DRIFT = "fixture_drift"
     HARNESS_FLAKE = "harness_flake"
     UNCLASSIFIED = "unclassified"
+    NONE = "none"  # both runs green: nothing to classify
+
+
+#: The settings in force that make up a Hypothesis generator (``examples_run`` is an outcome).
+GENERATOR_FIELDS = ("version", "seed", "max_examples", "derandomize", "database",
+                    "deadline_ms", "suppress_health_check")
+GENERATOR_FORMAT = "gate-hypothesis-generator/v1"
+FAILURE_FORMAT = "gate-hypothesis-failure/v1"
+
+
+def _sha256_of(value: object) -> str:
+    data = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def generator_digest(hypothesis: Mapping[str, Any]) -> str:
+    """SHA-256 of canonical JSON ``{"format": GENERATOR_FORMAT, <GENERATOR_FIELDS>}``."""
+    body: dict[str, Any] = {"format": GENERATOR_FORMAT}
+    body.update({k: hypothesis.get(k) for k in GENERATOR_FIELDS})
+    return _sha256_of(body)
+
+
+def failure_digest(failure: Mapping[str, Any]) -> str | None:
+    """SHA-256 of canonical JSON ``{"example", "format": FAILURE_FORMAT, "type"}``, or ``None``
+    when no minimal example was printed (nothing to compare)."""
+    example, kind = failure.get("example"), failure.get("type")
+    if not isinstance(example, str) or not isinstance(kind, str):
+        return None
+    return _sha256_of({"example": example, "format": FAILURE_FORMAT, "type": kind})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +110,15 @@ def transport_fault(record: Mapping[str, Any]) -> bool:
 
 
 def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestResult:
-    """The six rows of SPEC §4, in order; symmetric in its two arguments."""
+    """The rows of the module table (SPEC §4 and issue 11), in order; symmetric."""
+    g1, g2 = clean_digest(left.get("generator_sha256")), clean_digest(right.get("generator_sha256"))
+    # one generator unknown counts as differing, unless that run has no oracle result at all
+    one_sided = (g1 is None and clean_bool(left.get("oracle_passed")) is not None) or (
+        g2 is None and clean_bool(right.get("oracle_passed")) is not None)
+    if (g1 is not None or g2 is not None) and g1 != g2 and (
+            (g1 is not None and g2 is not None) or one_sided):
+        return DigestResult(FailureClass.FIXTURE_DRIFT, 0,
+                            "the Hypothesis generators differ (version or settings in force)")
     d1, d2 = clean_digest(left.get("fixture_sha256")), clean_digest(right.get("fixture_sha256"))
     if d1 is None or d2 is None:
         return DigestResult(FailureClass.UNCLASSIFIED, 1,
@@ -62,6 +126,10 @@ def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestRe
     if d1 != d2:
         return DigestResult(FailureClass.FIXTURE_DRIFT, 2, "the fixture digests differ")
     o1, o2 = clean_bool(left.get("oracle_passed")), clean_bool(right.get("oracle_passed"))
+    f1, f2 = clean_digest(left.get("failure_sha256")), clean_digest(right.get("failure_sha256"))
+    if o1 is False and o2 is False and f1 is not None and f2 is not None and f1 != f2:
+        return DigestResult(FailureClass.UNCLASSIFIED, 3,
+                            "both oracles failed, but on different minimal examples")
     if o1 is False and o2 is False:
         return DigestResult(FailureClass.PROPERTY_MISS, 3, "both oracles failed on the same bytes")
     if o1 is False or o2 is False:
@@ -73,4 +141,6 @@ def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestRe
                             "an oracle or transport value is malformed; no freeze")
     if transport_fault(left) or transport_fault(right):
         return DigestResult(FailureClass.HARNESS_FLAKE, 5, "a transport fault was recorded")
+    if o1 is True and o2 is True:
+        return DigestResult(FailureClass.NONE, 6, "both oracles passed: nothing to classify")
     return DigestResult(FailureClass.UNCLASSIFIED, 6, "no row matched")

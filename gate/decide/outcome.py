@@ -25,6 +25,10 @@ are about the whole run: a killed or timed-out run's report, if any, is stale or
 5   no JUnit report was written                                   resource_exit
 6   the report does not mention the property's testcase           resource_exit
 7   the selector matches more than one testcase (ambiguous)       resource_exit
+8   the testcase has a ``<failure>`` raised by Hypothesis itself  resource_exit
+    (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
+    ``FailedHealthCheck``, ``Unsatisfiable``, ``InvalidArgument``:
+    not an assertion result; the note names it)
 8   the testcase has a ``<failure>`` (an assertion failed)        assert_fail
 9   the testcase has an ``<error>`` (not an assertion)            resource_exit
 10  the testcase is skipped (this includes xfail)                 resource_exit
@@ -37,6 +41,12 @@ are about the whole run: a killed or timed-out run's report, if any, is stale or
     error, 4 usage error, 5 no tests, ...)
 ==  ===========================================================  ===============
 
+Row 8's Hypothesis errors are found the same way by both routes: the JUnit reader collects
+every ``hypothesis.errors.<Type>`` named in the failure's message and text; the pytest plugin
+collects the qualified type of every exception in the raised exception (groups walked). Either
+way :func:`hypothesis_errors` keeps the known ones in a fixed order and :func:`hypothesis_note`
+words the note, so the two routes give the same outcome and note for the same run.
+
 "Empty body": a command that printed nothing on stdout and stderr; a recorded run with
 ``--body-bytes 0``; unknown (``None``) is not empty. A killed process, a timeout or an empty
 body is never an assertion result, and only rows 6/11/12 give green.
@@ -44,7 +54,7 @@ body is never an assertion result, and only rows 6/11/12 give green.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 PASS, ASSERT_FAIL, RESOURCE_EXIT, EMPTY_BODY = "pass", "assert_fail", "resource_exit", "empty_body"
@@ -103,6 +113,33 @@ def from_process(
                    f"exit status {proc.exit_code} without assertion evidence is not a result")
 
 
+#: Hypothesis's own errors that are not assertion results, in the order a note names them.
+HYPOTHESIS_ERRORS = ("FlakyStrategyDefinition", "FlakyBackendFailure", "FlakyReplay",
+                     "FlakyFailure", "Flaky", "FailedHealthCheck", "DeadlineExceeded",
+                     "Unsatisfiable", "InvalidArgument")
+_WHY = {"Flaky": "Hypothesis saw unreliable results (flaky)",
+        "FailedHealthCheck": "a Hypothesis health check failed",
+        "DeadlineExceeded": "a test case exceeded the deadline",
+        "Unsatisfiable": "Hypothesis could not satisfy the test's assumptions",
+        "InvalidArgument": "Hypothesis refused an invalid argument"}
+
+
+def hypothesis_errors(names: Iterable[str]) -> tuple[str, ...]:
+    """The known Hypothesis errors among qualified type names (``hypothesis.errors.X``)."""
+    found = {n.removeprefix("hypothesis.errors.") for n in names
+             if n.startswith("hypothesis.errors.")}
+    return tuple(n for n in HYPOTHESIS_ERRORS if n in found)
+
+
+def hypothesis_note(errors: Sequence[str]) -> str:
+    """The stamp note for a run ended by Hypothesis's own errors (the retry class)."""
+    first = errors[0]
+    why = _WHY["Flaky" if first.startswith("Flaky") else first]
+    named = ", ".join(f"hypothesis.errors.{e}" for e in errors)
+    return (f"{named}: {why}; not an assertion result, rerun with a new run id and the same "
+            "card")
+
+
 def case_status(results: Collection[str]) -> str:
     """One testcase's status from the result elements it holds (``failure`` wins)."""
     if FAILURE in results:
@@ -121,11 +158,14 @@ def from_junit(
     report_found: bool,
     matches: Sequence[str],
     report_has_red: bool,
+    hypothesis_errors: Sequence[str] = (),
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
     ``matches`` holds the status of every testcase the property's selector matched;
-    ``report_has_red`` says whether any testcase in the report has a failure or an error.
+    ``report_has_red`` says whether any testcase in the report has a failure or an error;
+    ``hypothesis_errors`` the Hypothesis errors (see :func:`hypothesis_errors`) of the one
+    matched testcase's failure.
     """
     early = _run_level(proc, timeout_codes)
     if early is not None:
@@ -138,6 +178,8 @@ def from_junit(
         return Outcome(RESOURCE_EXIT, 7,
                        f"ambiguous: matches {len(matches)} testcases in the JUnit report")
     status = matches[0]
+    if status == FAILURE and hypothesis_errors:
+        return Outcome(RESOURCE_EXIT, 8, hypothesis_note(hypothesis_errors))
     if status == FAILURE:
         return Outcome(ASSERT_FAIL, 8, "JUnit <failure>")
     if status == ERROR:

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gate.decide import digest
+
 LOCAL = "local-pinned"
 FREE = "free-server"
 CLASSES = (LOCAL, FREE)
@@ -68,13 +70,37 @@ def _freeze_check(
                        f"frozen inside {FREE} until {card_expiry} (card); local-pinned is green")
 
 
+def generator_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str | None:
+    """Why two stamps' Hypothesis generators differ (version or a setting in force), or
+    ``None`` when both record the same generator or neither records one."""
+    h1, h2 = first.get("hypothesis"), second.get("hypothesis")
+    if h1 is None and h2 is None:
+        return None
+    c1, c2 = first.get("server_class"), second.get("server_class")
+    if not isinstance(h1, Mapping) or not isinstance(h2, Mapping):
+        only, lacking = (c1, second) if isinstance(h1, Mapping) else (c2, first)
+        if lacking.get("outcome") in RETRY_OUTCOMES:
+            return None  # that class's run is discarded anyway (row 4)
+        return (f"only the {only} stamp records its Hypothesis generator: the two runs are "
+                "not provably the same experiment")
+    diffs = [f"{key} {h1.get(key)!r} ({c1}) vs {h2.get(key)!r} ({c2})"
+             for key in digest.GENERATOR_FIELDS if h1.get(key) != h2.get(key)]
+    if not diffs:
+        return None
+    return "the Hypothesis generators differ: " + "; ".join(diffs)
+
+
 def classify_pair(
     first: Mapping[str, Any],
     second: Mapping[str, Any],
     allowlist: Sequence[AllowEntry],
     now: int,
 ) -> StampResult:
-    """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order."""
+    """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order.
+
+    Row 1 also rejects a pair whose Hypothesis generators differ (issue 11): the version or a
+    setting in force (:func:`generator_difference`); the reason names what differed.
+    """
     if (
         first.get("fixture_hash") != second.get("fixture_hash")
         or first.get("sample_card") != second.get("sample_card")
@@ -82,6 +108,9 @@ def classify_pair(
     ):
         return StampResult("reject_fixture_mismatch", 1,
                            "the two stamps are for different tests, fixtures or sample cards")
+    drift = generator_difference(first, second)
+    if drift is not None:
+        return StampResult("reject_fixture_mismatch", 1, drift)
     classes = (first.get("server_class"), second.get("server_class"))
     if any(c not in CLASSES for c in classes):
         return StampResult("reject_bad_class", 2, "a server class is not one of the two")
@@ -172,4 +201,16 @@ def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("fixture_sha256", "fixture_path", "status_code", "timed_out", "retry_count"):
         if key in stamp:
             record[key] = stamp[key]
+    hypothesis = stamp.get("hypothesis")
+    if isinstance(hypothesis, Mapping):
+        # A Hypothesis property's input is its generator: with no sampler file pinned, the
+        # generator digest is the fixture digest (README, "Records and formats").
+        generator = digest.generator_digest(hypothesis)
+        record["generator_sha256"] = generator
+        record.setdefault("fixture_sha256", generator)
+        failure = stamp.get("failure")
+        if isinstance(failure, Mapping):
+            failed = digest.failure_digest(failure)
+            if failed is not None:
+                record["failure_sha256"] = failed
     return record

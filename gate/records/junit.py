@@ -11,6 +11,7 @@ XML by hand.
 from __future__ import annotations
 
 import os
+import re
 import xml.parsers.expat
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -46,12 +47,22 @@ class Report:
     by_name: dict[str, list[str]] = field(default_factory=dict)
     has_red: bool = False
     cases: int = 0
+    #: per testcase, in the same order as the statuses: the Hypothesis errors its failure names
+    errors_by_key: dict[tuple[str, str], list[tuple[str, ...]]] = field(default_factory=dict)
+    errors_by_name: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
 
     def lookup(self, classname: str | None, name: str) -> list[str]:
         """The statuses of every testcase the selector matches (normally exactly one)."""
         if classname is None:
             return list(self.by_name.get(name, ()))
         return list(self.by_key.get((classname, name), ()))
+
+    def hypothesis_errors(self, classname: str | None, name: str) -> tuple[str, ...]:
+        """The Hypothesis errors (:func:`gate.decide.outcome.hypothesis_errors`) named by the
+        failure of the one testcase the selector matches; empty otherwise."""
+        found = (self.errors_by_name.get(name, []) if classname is None
+                 else self.errors_by_key.get((classname, name), []))
+        return found[0] if len(found) == 1 else ()
 
 
 class _Refused(Exception):
@@ -93,6 +104,15 @@ def _hidden_red(element: Any) -> bool:
     return False
 
 
+#: A Hypothesis error as a failure's message or traceback text names it.
+_HYPOTHESIS_ERROR = re.compile(r"hypothesis\.errors\.[A-Za-z]+")
+
+
+def _failure_names(result: Any) -> list[str]:
+    text = f"{result.message or ''}\n{result.text or ''}"
+    return _HYPOTHESIS_ERROR.findall(text)
+
+
 def parse(data: bytes, source: str) -> Report:
     """Index a JUnit report given as bytes (already size-capped)."""
     from junitparser import Error, Failure, JUnitXml, JUnitXmlError, Skipped
@@ -106,14 +126,18 @@ def parse(data: bytes, source: str) -> Report:
         raise GateInputError(source, "(xml)", f"not a JUnit report: {exc}") from None
     by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
     by_name: dict[str, list[str]] = defaultdict(list)
+    errors_by_key: dict[tuple[str, str], list[tuple[str, ...]]] = defaultdict(list)
+    errors_by_name: dict[str, list[tuple[str, ...]]] = defaultdict(list)
     has_red = False
     count = 0
     for suite in document:
         for case in suite:
             kinds: set[str] = set()
+            names: list[str] = []
             for result in case.result:
                 if isinstance(result, Failure):
                     kinds.add(outcome.FAILURE)
+                    names += _failure_names(result)
                 elif isinstance(result, Error):
                     kinds.add(outcome.ERROR)
                 elif isinstance(result, Skipped):
@@ -125,8 +149,12 @@ def parse(data: bytes, source: str) -> Report:
             name = case.name or ""
             by_key[(case.classname or "", name)].append(status)
             by_name[name].append(status)
+            errors = outcome.hypothesis_errors(names) if status == outcome.FAILURE else ()
+            errors_by_key[(case.classname or "", name)].append(errors)
+            errors_by_name[name].append(errors)
             count += 1
-    return Report(dict(by_key), dict(by_name), has_red, count)
+    return Report(dict(by_key), dict(by_name), has_red, count, dict(errors_by_key),
+                  dict(errors_by_name))
 
 
 def load(path: Path) -> Report | None:

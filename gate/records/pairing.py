@@ -176,8 +176,7 @@ def _order(item: Loaded) -> tuple[int, str]:
 
 
 def _run(item: Loaded) -> dict[str, Any]:
-    return {"run_id": item.stamp["run_id"], "server_class": item.stamp["server_class"],
-            "outcome": item.stamp["outcome"], "source": item.source}
+    return report.run_entry(item.stamp, item.source)
 
 
 def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
@@ -190,14 +189,7 @@ def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
 
 def _pairing_entry(test_id: str, action: str, row: int, reason: str,
                    items: Sequence[Loaded]) -> dict[str, Any]:
-    sha: str | None = None
-    path: str | None = None
-    for item in items:
-        sha = digest.clean_digest(item.stamp.get("fixture_sha256"))
-        if sha is not None:
-            raw = item.stamp.get("fixture_path")
-            path = raw if isinstance(raw, str) and raw else None
-            break
+    sha, path = report.pin_of([item.stamp for item in items])
     entry: dict[str, Any] = {
         "test_id": test_id, "gate": "pairing", "action": action, "row": row,
         "status": "rejected", "reason": reason, "fixture_sha256": sha,

@@ -49,21 +49,37 @@ def four_lines(pair: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _pin_of(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
-    for record in records:
+def pin_of(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
+    """The first run's fixture digest (its pinned sampler file, else its Hypothesis generator
+    digest, see :func:`gate.decide.stamps.as_run_record`) and the pinned file's path."""
+    for stamp in records:
+        record = stamps.as_run_record(stamp)
         sha = digest.clean_digest(record.get("fixture_sha256"))
         if sha is not None:
-            path = record.get("fixture_path")
+            path = stamp.get("fixture_path") if "fixture_sha256" in stamp else None
             return sha, path if isinstance(path, str) and path else None
     return None, None
 
 
-def _run(stamp: Mapping[str, Any], source: str | None) -> dict[str, Any]:
-    run = {"run_id": str(stamp.get("run_id", "")), "server_class": str(
+#: Stamp fields a report's run entry carries as they are (already bounded by the stamp schema).
+RUN_DETAILS = ("note", "hypothesis", "failure")
+
+
+def run_entry(stamp: Mapping[str, Any], source: str | None) -> dict[str, Any]:
+    """One run in a report pair: ids and outcome, plus the stamp's note, Hypothesis generator
+    and failure (falsifying example, reproduce line) when it has them."""
+    run: dict[str, Any] = {"run_id": str(stamp.get("run_id", "")), "server_class": str(
         stamp.get("server_class", "")), "outcome": str(stamp.get("outcome", ""))}
     if source:
         run["source"] = source
+    for key in RUN_DETAILS:
+        value = stamp.get(key)
+        if value is not None:
+            run[key] = dict(value) if isinstance(value, Mapping) else value
     return run
+
+
+_run = run_entry
 
 
 def _location(stamps_: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -82,7 +98,7 @@ def cross_class_pair(
     ordered = [(first, sources[0]), (second, sources[1])]
     ordered.sort(key=lambda s: 0 if s[0].get("server_class") == stamps.LOCAL else 1)
     label = digest.classify_runs(stamps.as_run_record(first), stamps.as_run_record(second))
-    sha, path = _pin_of([s for s, _ in ordered])
+    sha, path = pin_of([s for s, _ in ordered])
     pair: dict[str, Any] = {
         "test_id": str(first.get("test_id")),
         "gate": "stamp",
@@ -107,7 +123,7 @@ def same_class_pair(
     runs: Sequence[dict[str, Any]], location: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A same-class pair of runs (a rerun): the digest gate decides alone."""
-    sha, path = _pin_of([left, right])
+    sha, path = pin_of([left, right])
     pair: dict[str, Any] = {
         "test_id": test_id,
         "gate": "digest",

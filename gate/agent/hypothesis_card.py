@@ -1,0 +1,251 @@
+"""The sample card governs a gated Hypothesis test (issue 11), for the pytest plugin.
+
+The plugin calls :func:`govern` at collection for every test a manifest property selects. The
+test must be a Hypothesis test (``@given``) whose settings the card can govern, or
+:class:`CardConflict` is raised and the whole session stops before any test runs. The card is
+the only source of the settings that decide which examples run:
+
+==========================  =========================================================
+setting                     value
+==========================  =========================================================
+``max_examples``            the card's ``cases``
+the seed                    the card's ``seed`` (as ``@seed`` would; the same
+                            examples on every machine with the same Hypothesis)
+``derandomize``             False (the seed is explicit)
+``database``                None (a database on one runner must not change what runs)
+``deadline``                the card's ``deadline_ms`` (null: none); absent: the
+                            ``default`` profile's (200 ms)
+``suppress_health_check``   the card's list; absent: none
+``print_blob``              True (the ``@reproduce_failure`` line is printed)
+``phases``, ``backend``     the ``default`` profile's, ``"hypothesis"``
+==========================  =========================================================
+
+Refused (:class:`CardConflict`): a test that is not a Hypothesis test; an explicit ``@seed``
+or ``@reproduce_failure``; ``@settings`` that change a governed setting (``max_examples``,
+``derandomize``, ``database``, ``deadline``, ``suppress_health_check``, ``phases``,
+``backend``), relative to the profile they were made from, to another value than the card's
+(``@settings(max_examples=20)`` with ``"cases": 20`` is fine); a loaded settings profile other
+than ``default`` and Hypothesis's own ``ci`` (which it loads on CI and which only sets what the
+card sets again) that does the same; two properties with different cards selecting one test.
+
+The card is applied just before the test's set-up and taken off after its teardown (a
+parametrized test is one function shared by every parameter, each possibly gated by another
+card). While the test runs, Hypothesis's "local constants" pool (constants mined from whatever
+local modules happen to be imported, which changes the draws) is hidden, and the statistics
+give ``examples_run``. Uses Hypothesis attributes that are private (``_hypothesis_internal_*``);
+the stamp records ``hypothesis.version`` and a pair with different versions is rejected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Settings the card governs; a test's ``@settings`` or a profile changing one is a conflict.
+GOVERNED = ("max_examples", "derandomize", "database", "deadline", "suppress_health_check",
+            "phases", "backend")
+#: The card fields that define the experiment for one test.
+CARD_FIELDS = ("cases", "seed", "deadline_ms", "suppress_health_check")
+_FAILING = re.compile(r"^(?:Failing|Falsifying) (?:explicit )?(?:test case|example):", re.S)
+_BLOB = re.compile(r"@reproduce_failure\('[^']+', b(?:'[^']*'|\"[^\"]*\")\)")
+
+
+class CardConflict(Exception):
+    """The sample card cannot govern this test."""
+
+
+def _fn(item: Any) -> Any:
+    """The function that holds Hypothesis's attributes (a bound method's ``__func__``)."""
+    return getattr(item.obj, "__func__", item.obj)
+
+
+def _changed(current: Any, base: Any, card: Any) -> list[str]:
+    """Governed settings ``current`` changes relative to ``base`` to a value the card does not
+    put in force (a change to the card's own value is no conflict)."""
+    return [f for f in GOVERNED
+            if getattr(current, f) != getattr(base, f) and getattr(current, f) != getattr(card, f)]
+
+
+def conflicts(item: Any, card: dict[str, Any]) -> list[str]:
+    """Why the card cannot govern ``item`` (empty: it can)."""
+    from hypothesis import is_hypothesis_test, settings
+
+    obj = getattr(item, "obj", None)
+    if obj is None or not is_hypothesis_test(obj):
+        return ["not a Hypothesis test (@given): the sample card can only govern one"]
+    fn, found = _fn(item), []
+    if getattr(fn, "_hypothesis_internal_use_seed", None) is not None:
+        found.append(f"an explicit @seed({fn._hypothesis_internal_use_seed!r}) overrides the "
+                     "card's seed")
+    if getattr(fn, "_hypothesis_internal_use_reproduce_failure", None) is not None:
+        found.append("@reproduce_failure replays one example instead of the card's")
+    own = fn._hypothesis_internal_use_settings
+    governed = card_settings(own, card)
+    if getattr(fn, "_hypothesis_internal_settings_applied", False):
+        base = getattr(own, "_fallback", None) or settings.default
+        changed = _changed(own, base, governed)
+        if changed:
+            found.append(f"@settings sets {', '.join(changed)} to other values than the card")
+    profile = settings.get_current_profile_name()
+    if profile not in ("default", "ci"):
+        changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
+                           governed)
+        if changed:
+            found.append(f"settings profile {profile!r} sets {', '.join(changed)} to other "
+                         "values than the card")
+    return found
+
+
+def _experiment(card: dict[str, Any]) -> dict[str, Any]:
+    return {k: card.get(k) for k in CARD_FIELDS if k in card}
+
+
+@dataclass
+class Applied:
+    """One gated test with its card: apply before set-up, restore after teardown."""
+
+    fn: Any
+    card: dict[str, Any]
+    settings: Any  # the hypothesis.settings the card puts in force
+    saved: tuple[Any, Any] | None = None
+    examples_run: int | None = None
+    _hidden: list[Any] = field(default_factory=list)
+
+    def apply(self) -> None:
+        self.saved = (self.fn._hypothesis_internal_use_settings,
+                      self.fn._hypothesis_internal_use_seed)
+        self.fn._hypothesis_internal_use_settings = self.settings
+        self.fn._hypothesis_internal_use_seed = self.card["seed"]
+        self.examples_run = None
+
+    def restore(self) -> None:
+        if self.saved is not None:
+            (self.fn._hypothesis_internal_use_settings,
+             self.fn._hypothesis_internal_use_seed) = self.saved
+            self.saved = None
+
+    @contextlib.contextmanager
+    def observing(self) -> Iterator[None]:
+        """While the test runs: count the examples, hide the local-constants pool."""
+        from hypothesis.statistics import collector
+
+        previous = collector.value
+        seen: list[dict[str, Any]] = []
+
+        def note(stats: dict[str, Any]) -> None:
+            seen.append(stats)
+            if previous is not None:
+                previous(stats)  # keep Hypothesis's own statistics working
+
+        with _no_local_constants(), collector.with_value(note):  # type: ignore[arg-type]
+            try:
+                yield
+            finally:
+                if seen:
+                    self.examples_run = _examples_run(seen[-1])
+
+    def record(self) -> dict[str, Any]:
+        """The stamp's ``hypothesis`` object: what was in force, and how many examples ran."""
+        import hypothesis
+
+        deadline = self.settings.deadline
+        return {
+            "version": hypothesis.__version__,
+            "seed": self.card["seed"],
+            "max_examples": self.settings.max_examples,
+            "derandomize": self.settings.derandomize,
+            "database": None,
+            "deadline_ms": None if deadline is None else round(
+                deadline.total_seconds() * 1000),
+            "suppress_health_check": sorted(h.name for h in self.settings.suppress_health_check),
+            "examples_run": self.examples_run,
+        }
+
+
+def _examples_run(stats: dict[str, Any]) -> int:
+    """Examples that reached the test body and counted (valid or failing), reuse and generate
+    phases; shrinking is not counted."""
+    total = 0
+    for phase in ("reuse-phase", "generate-phase"):
+        cases = stats.get(phase, {}).get("test-cases", [])
+        total += sum(1 for c in cases if c.get("status") in ("valid", "interesting"))
+    return total
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        prov: Any = providers  # private names, not re-exported
+        empty = prov.Constants(integers=prov.SortedSet(),
+                               floats=prov.SortedSet(key=prov.float_to_int),
+                               bytes=prov.SortedSet(), strings=prov.SortedSet())
+        saved = prov._get_local_constants
+    except (ImportError, AttributeError, TypeError):  # another Hypothesis: nothing to hide
+        yield
+        return
+    prov._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        prov._get_local_constants = saved
+
+
+def card_settings(parent: Any, card: dict[str, Any]) -> Any:
+    from hypothesis import HealthCheck, settings
+
+    default = settings.get_profile("default")
+    return settings(
+        parent, max_examples=card["cases"], derandomize=False, database=None,
+        print_blob=True, phases=default.phases, backend="hypothesis",
+        deadline=card.get("deadline_ms", default.deadline),
+        suppress_health_check=[HealthCheck[n] for n in card.get("suppress_health_check", [])])
+
+
+def govern(item: Any, props: Sequence[Any]) -> Applied:
+    """The card of the properties selecting ``item``, ready to apply; or :class:`CardConflict`."""
+    cards = {p.prop.test_id: _experiment(p.card) for p in props}
+    first = props[0]
+    for other in props[1:]:
+        if cards[other.prop.test_id] != cards[first.prop.test_id]:
+            raise CardConflict(f"properties {first.prop.test_id!r} and {other.prop.test_id!r} "
+                               "select this test with different cards")
+    found = conflicts(item, first.card)
+    if found:
+        raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
+    fn = _fn(item)
+    return Applied(fn, dict(first.card), card_settings(fn._hypothesis_internal_use_settings,
+                                                      first.card))
+
+
+def _walk(exc: BaseException) -> Iterator[BaseException]:
+    yield exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _walk(inner)
+
+
+def _qualname(exc: BaseException) -> str:
+    kind = type(exc)
+    return kind.__qualname__ if kind.__module__ == "builtins" else (
+        f"{kind.__module__}.{kind.__qualname__}")
+
+
+def raised_types(exc: BaseException) -> list[str]:
+    """The qualified type of every exception in ``exc`` (exception groups walked)."""
+    return [_qualname(e) for e in _walk(exc)]
+
+
+def failure_of(exc: BaseException) -> dict[str, Any]:
+    """The stamp's ``failure`` object for a call failure (bounded when the stamp is built)."""
+    notes = [str(n) for e in _walk(exc) for n in getattr(e, "__notes__", ())]
+    examples = [n for n in notes if _FAILING.match(n)]
+    blobs = [m.group(0) for n in notes for m in _BLOB.finditer(n)]
+    message = str(exc) if not isinstance(exc, BaseExceptionGroup) else exc.message
+    return {"type": _qualname(exc), "message": message,
+            "example": "\n\n".join(examples) if examples else None,
+            "reproduce": "\n".join(blobs) if blobs else None}
