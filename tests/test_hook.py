@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 
 from gate.agent import hook
-from gate.commands import main as cli
 from gate.records import ledger
 from tests.core_helpers import FIXTURE_HOST, FIXTURE_SCOPE, MARKER, run_cli
 
@@ -145,8 +144,7 @@ def book(tmp_path: Path) -> Path:
 
 
 def in_process(*argv: str) -> Callable[[bytes], tuple[int, str]]:
-    args = cli.build_parser().parse_args(["halt", "hook", *argv])
-    assert args.func == "halt:cmd_halt_hook"
+    args = hook.parse_argv(list(argv))  # what `gate halt hook ARGV` runs with
 
     def run(data: bytes) -> tuple[int, str]:
         err = io.StringIO()

@@ -1,26 +1,36 @@
 """``gate halt hook``: the halt gate as an agent command-line tool's pre-tool-use hook.
 
-The agent tool runs ``gate halt hook --ledger L ...`` before a tool call and writes one JSON
-object describing the call on its standard input. Exit 0 lets the call go; exit 2 blocks it,
-with the reason as one line on standard error (the common hook convention: the agent sees
-the reason). Nothing is printed on standard output.
+The agent CLI runs ``gate halt hook --format F --ledger L ...`` before a tool call and writes
+one JSON object describing the call on its standard input. ``--format`` names the CLI whose
+input shape is read and whose explicit block is answered (README "Wiring the hook into an agent
+CLI"; the facts per CLI are in its table):
 
-**Fields read** (all names configurable, see ``gate halt hook --help``):
+* ``generic`` (the default, and the only behaviour before ``--format``): fields
+  ``tool_name``, ``tool_input`` and the attempt id (the first present of ``tool_use_id``,
+  ``attempt_id``), all configurable; exit 0 allows, exit 2 blocks.
+* ``claude-code`` and ``codex``: the ``PreToolUse`` input (``hook_event_name``, ``tool_name``,
+  ``tool_input``, ``tool_use_id`` as the attempt id).
+* ``gemini``: the ``BeforeTool`` input (no per-call id: the attempt id is the SHA-256 of the
+  whole input, which carries the session and a timestamp; an identical second input is a
+  replay and is blocked).
+* ``cursor``: the ``preToolUse`` input (``tool_use_id``, else the digest as for gemini).
+* ``copilot``: a camelCase ``preToolUse`` entry (``toolName``, ``toolArgs`` as a JSON string or
+  object) or a PascalCase ``PreToolUse`` entry (``tool_name``, ``tool_input``); the digest is
+  the attempt id.
 
-* ``tool_name`` (``--tool-name-field``): a non-empty string; used in the reason only.
-* ``tool_input`` (``--input-field``): a JSON object, the tool's arguments.
-* the attempt id: the first present of ``tool_use_id``, ``attempt_id`` (``--attempt-id-fields``);
-  a non-empty string of at most 256 characters, unique per attempted call. ``session_id`` is
-  deliberately not a default: it is the same for every call of a session.
-* the target: the fields ``url``, ``uri``, ``host``, ``hostname`` of ``tool_input``
-  (``--host-fields``; a dotted name such as ``request.url`` reads a nested object). Every one
-  present must be a string, and all present must name the same host. A value containing
-  ``://`` (or starting with ``//``) is a URL: the host is ``urllib.parse``'s ``hostname``
-  (lower case; a port is ignored, but a port that is not a number blocks). Any other value is
-  a bare host name (lower-cased). Refused outright, before any decision: user info (``@``) in
-  a URL's authority, a backslash, white space, control or non-ASCII characters anywhere in the
-  value (parsers disagree about those; the call would not go where it seems to).
-  Other fields of the input (``session_id``, ``cwd``, ``hook_event_name``, ...) are ignored.
+The answer (:func:`render`): a block is the CLI's explicit deny, a JSON decision on exit 0
+where the CLI reads one (Claude Code ``hookSpecificOutput.permissionDecision: "deny"``, Gemini
+``{"decision":"deny"}``, Cursor ``{"permission":"deny", ...}``, Copilot
+``{"permissionDecision":"deny"}``), exit 2 otherwise (generic, Codex); the reason is also one
+line on standard error. An allow prints nothing and exits 0 (the CLI's own permission flow
+still applies: the gate only ever adds a block), except for Cursor, whose ``failClosed`` hooks
+need ``{"permission":"allow"}``.
+
+**The target**: the fields ``url``, ``uri``, ``host``, ``hostname`` of the tool input
+(``--host-fields``; a dotted name such as ``request.url`` reads a nested object). Every one
+present must be a string, and all present must name the same host; each is read by
+:func:`gate.agent.target.target_host`, the function :class:`gate.agent.guard.ToolGuard` uses
+too. Other fields of the input are ignored.
 
 **What is decided.** The run's binding comes from ``--binding B.json`` (the binding the worker
 was issued; its generation is the issued generation) or, without it, from the issuer's record
@@ -36,29 +46,38 @@ binding nothing can be recorded and the call is just blocked. A replayed ALLOW (
 id checked before) is blocked too: one attempt id, at most one call (see :mod:`gate.agent.guard`).
 
 **Fails closed.** Unparsable input (not UTF-8, not JSON, duplicate keys, larger than 1 MiB),
-a missing or mistyped field, a missing ledger, any error while deciding, and the hook's own
-time limit (``--timeout``, default 10 s: a timer interrupts the main thread, and a watchdog
-thread ends the process one second later if that did not work) all exit 2.
+input of another CLI's shape or event, a missing or mistyped field, a missing ledger, any error
+while deciding, bad usage, and the hook's own time limit (``--timeout``, default 10 s: a timer
+interrupts the main thread, and a watchdog thread answers the block and ends the process, with
+exit 2, one second later if that did not work) are all answered as the CLI's block.
+
+**Start-up.** An agent pays this process for every tool call, so the module imports only what
+deciding needs: no ``argparse`` (the flags are read by :func:`parse_argv`), no dataclasses, no
+``typing`` at run time.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import dataclasses
 import os
 import signal
 import sys
 import threading
-import urllib.parse
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from types import FrameType
-from typing import IO, Any
 
-from gate.decide import halt
+from gate.agent.target import TargetRefused, attempted, target_host
 from gate.errors import GateInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing, pathlib and the ledger cost start-up time
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
+    from types import FrameType
+    from typing import IO, Any
+
+    from gate.decide import halt
+
+__all__ = ["Blocked", "Call", "HookArgs", "HookConfig", "Verdict", "decide", "main",
+           "parse_argv", "read_call", "render", "run", "target_host"]
 
 ALLOW_EXIT, BLOCK_EXIT = 0, 2
 MAX_INPUT_BYTES = 1024 * 1024
@@ -67,27 +86,52 @@ DEFAULT_TOOL_NAME_FIELD = "tool_name"
 DEFAULT_INPUT_FIELD = "tool_input"
 DEFAULT_ATTEMPT_ID_FIELDS = ("tool_use_id", "attempt_id")
 DEFAULT_HOST_FIELDS = ("url", "uri", "host", "hostname")
-_REFUSED_CHARS = frozenset("\\")
+
+#: ``--format``: the agent CLI whose hook input is read and whose block is answered.
+FORMATS = ("generic", "claude-code", "codex", "gemini", "cursor", "copilot")
+#: The event each CLI names in ``hook_event_name`` for a pre-tool-use hook (None: not checked).
+EVENTS = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool",
+          "cursor": "preToolUse"}
 
 
-@dataclass(frozen=True, slots=True)
 class HookConfig:
-    """Which fields of the hook input are read."""
+    """Which fields of the hook input are read (the names apply to ``--format generic``)."""
 
-    tool_name_field: str = DEFAULT_TOOL_NAME_FIELD
-    input_field: str = DEFAULT_INPUT_FIELD
-    attempt_id_fields: tuple[str, ...] = DEFAULT_ATTEMPT_ID_FIELDS
-    host_fields: tuple[str, ...] = DEFAULT_HOST_FIELDS
+    __slots__ = ("attempt_id_fields", "format", "host_fields", "input_field", "tool_name_field")
+
+    def __init__(self, tool_name_field: str = DEFAULT_TOOL_NAME_FIELD,
+                 input_field: str = DEFAULT_INPUT_FIELD,
+                 attempt_id_fields: tuple[str, ...] = DEFAULT_ATTEMPT_ID_FIELDS,
+                 host_fields: tuple[str, ...] = DEFAULT_HOST_FIELDS,
+                 format: str = "generic") -> None:
+        self.format = format
+        self.tool_name_field = tool_name_field
+        self.input_field = input_field
+        self.attempt_id_fields = attempt_id_fields
+        self.host_fields = host_fields
 
 
-@dataclass(frozen=True, slots=True)
 class Call:
     """One tool call as read from the hook input."""
 
-    tool_name: str
-    attempt_id: str
-    host: str | None  # None: no readable target (then ``problem`` says why)
-    problem: str = ""
+    __slots__ = ("attempt_id", "host", "problem", "tool_name")
+
+    def __init__(self, tool_name: str, attempt_id: str, host: str | None,
+                 problem: str = "") -> None:
+        self.tool_name = tool_name
+        self.attempt_id = attempt_id
+        self.host = host  # None: no readable target (then ``problem`` says why)
+        self.problem = problem
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Call) and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Call({self.tool_name!r}, {self.attempt_id!r}, {self.host!r}, "
+                f"{self.problem!r})")
 
 
 class Blocked(Exception):
@@ -104,61 +148,81 @@ class _TimeLimit(BaseException):
 def _field(record: Mapping[str, Any], dotted: str) -> tuple[bool, Any]:
     value: Any = record
     for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
+        if not isinstance(value, dict) or part not in value:
             return False, None
         value = value[part]
     return True, value
 
 
-def target_host(value: str) -> str:
-    """The host a URL or bare host value names; :class:`Blocked` when it cannot be trusted."""
-    if not value:
-        raise Blocked("empty target")
-    if not value.isascii() or any(not ch.isprintable() or ch.isspace() for ch in value):
-        raise Blocked("target holds white space, control or non-ASCII characters")
-    if _REFUSED_CHARS & set(value):
-        raise Blocked("target holds a backslash")
-    if "://" not in value and not value.startswith("//"):
-        return value.lower()
+def _parse(data: bytes | str, what: str) -> Any:
+    from gate.records.files import parse_json
+
     try:
-        parts = urllib.parse.urlsplit(value)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
-    except ValueError as exc:
-        raise Blocked(f"unparsable URL: {exc}") from None
-    if "@" in parts.netloc:
-        raise Blocked("URL carries user info (@) in its authority")
-    if not parts.hostname:
-        raise Blocked("URL has no host")
-    return parts.hostname
+        return parse_json(data, what)
+    except GateInputError as exc:
+        raise Blocked(f"{what} is not valid JSON: {exc.message}") from None
+
+
+def _derived_attempt_id(data: bytes) -> str:
+    """For CLIs that send no per-call id: the digest of the whole input, which carries the
+    session and a timestamp. Two identical inputs are one attempt: the second is a replay and
+    is blocked (fail closed); a retry at a later timestamp is a new attempt."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _shape(record: dict[str, Any], data: bytes, config: HookConfig
+           ) -> tuple[Any, Any, Any, str]:
+    """(tool name, attempt id, tool input, the input's name) as the CLI of ``--format`` sends
+    them; :class:`Blocked` when the input is not that CLI's pre-tool-use shape."""
+    fmt = config.format
+    if fmt == "generic":
+        tool_name = record.get(config.tool_name_field)
+        if not isinstance(tool_name, str) or not tool_name:
+            raise Blocked(f"field {config.tool_name_field!r} missing or not a non-empty string")
+        attempt: Any = None
+        for name in config.attempt_id_fields:
+            if name in record:
+                attempt = record[name]
+                break
+        if not isinstance(attempt, str) or not attempt or len(attempt) > 256:
+            raise Blocked(f"no attempt id: none of {', '.join(config.attempt_id_fields)} is a "
+                          "non-empty string of at most 256 characters")
+        return tool_name, attempt, record.get(config.input_field), config.input_field
+    if fmt == "copilot" and "toolName" in record:  # a camelCase ``preToolUse`` entry
+        args = record.get("toolArgs")
+        if isinstance(args, str):  # documented as a JSON string; parsed as strictly as stdin
+            args = _parse(args, "toolArgs")
+        return record.get("toolName"), _derived_attempt_id(data), args, "toolArgs"
+    event = EVENTS.get(fmt, "PreToolUse")  # copilot's PascalCase entry says PreToolUse too
+    if record.get("hook_event_name") != event:
+        raise Blocked(f"hook_event_name is {record.get('hook_event_name')!r}, not {event!r} "
+                      f"(wire the hook to {fmt}'s {event} event)")
+    attempt = record.get("tool_use_id")
+    if fmt in ("claude-code", "codex"):
+        if not isinstance(attempt, str) or not attempt or len(attempt) > 256:
+            raise Blocked("no attempt id: tool_use_id is not a non-empty string of at most "
+                          "256 characters")
+    elif not isinstance(attempt, str) or not attempt or len(attempt) > 256:
+        attempt = _derived_attempt_id(data)  # gemini and copilot send none; cursor may not
+    return record.get("tool_name"), attempt, record.get("tool_input"), "tool_input"
 
 
 def read_call(data: bytes, config: HookConfig) -> Call:
     """Parse the hook input; :class:`Blocked` when a required field is missing or malformed."""
-    from gate.records.files import parse_json
-
     if len(data) > MAX_INPUT_BYTES:
         raise Blocked(f"input larger than {MAX_INPUT_BYTES} bytes")
-    try:
-        record = parse_json(data, "stdin")
-    except GateInputError as exc:
-        raise Blocked(f"input is not valid JSON: {exc.message}") from None
+    record = _parse(data, "input")
     if not isinstance(record, dict):
         raise Blocked("input is not a JSON object")
-    tool_name = record.get(config.tool_name_field)
+    tool_name, attempt_id, tool_input, input_name = _shape(record, data, config)
     if not isinstance(tool_name, str) or not tool_name:
-        raise Blocked(f"field {config.tool_name_field!r} missing or not a non-empty string")
-    attempt_id: Any = None
-    for name in config.attempt_id_fields:
-        if name in record:
-            attempt_id = record[name]
-            break
-    if not isinstance(attempt_id, str) or not attempt_id or len(attempt_id) > 256:
-        raise Blocked(f"no attempt id: none of {', '.join(config.attempt_id_fields)} is a "
-                      "non-empty string of at most 256 characters")
-    tool_input = record.get(config.input_field)
+        name = config.tool_name_field if config.format == "generic" else "tool name"
+        raise Blocked(f"field {name!r} missing or not a non-empty string")
     if not isinstance(tool_input, dict):
         return Call(tool_name, attempt_id, None,
-                    f"field {config.input_field!r} missing or not an object")
+                    f"field {input_name!r} missing or not an object")
     hosts: set[str] = set()
     try:
         for name in config.host_fields:
@@ -166,14 +230,14 @@ def read_call(data: bytes, config: HookConfig) -> Call:
             if not found:
                 continue
             if not isinstance(value, str):
-                raise Blocked(f"{config.input_field}.{name} is not a string")
+                raise Blocked(f"{input_name}.{name} is not a string")
             hosts.add(target_host(value))
-    except Blocked as exc:
+    except (Blocked, TargetRefused) as exc:
         return Call(tool_name, attempt_id, None, str(exc))
     if not hosts:
         return Call(tool_name, attempt_id, None,
                     f"no target host: none of {', '.join(config.host_fields)} in "
-                    f"{config.input_field}")
+                    f"{input_name}")
     if len(hosts) > 1:
         return Call(tool_name, attempt_id, None,
                     f"fields name different hosts: {', '.join(sorted(hosts))}")
@@ -183,16 +247,26 @@ def read_call(data: bytes, config: HookConfig) -> Call:
 # --- deciding (ledger I/O) ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class Verdict:
-    code: int
-    message: str  # one line for stderr; empty on allow
+    """The hook's answer: allowed or not, and the reason (one line; empty on allow)."""
+
+    __slots__ = ("code", "message")
+
+    def __init__(self, code: int, message: str) -> None:
+        self.code = code  # ALLOW_EXIT or BLOCK_EXIT: the decision, not the process exit status
+        self.message = message
+
+    @property
+    def allowed(self) -> bool:
+        return self.code == ALLOW_EXIT
 
 
 def _run_binding(book: Any, binding_path: Path | None, run_id: str | None) -> halt.Binding:
-    from gate.records import load as records
+    from gate.decide import halt
 
     if binding_path is not None:
+        from gate.records import load as records
+
         return halt.Binding.from_record(records.load_binding(binding_path))
     current: dict[str, halt.Binding] = book.current_bindings()
     if run_id is not None:
@@ -216,11 +290,11 @@ def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None
     if not is_regular_file(book.path):
         raise Blocked(f"no ledger at {book.path}")
     bound = _run_binding(book, binding_path, run_id)
-    attempted = dataclasses.replace(bound, host=call.host if call.host is not None else "")
-    result = book.check(attempted, bound.generation, call.attempt_id)
+    result = book.check(attempted(bound, call.host if call.host is not None else ""),
+                        bound.generation, call.attempt_id)
     if call.host is None:
         return Verdict(BLOCK_EXIT, f"blocked: {call.problem} ({where})")
-    if result.decision is not halt.Decision.ALLOW:
+    if result.decision.value != "allow":
         return Verdict(BLOCK_EXIT, f"{result.decision.value} (row {result.row}): "
                                    f"{result.reason} ({where}, host {call.host})")
     if result.replayed:
@@ -229,7 +303,7 @@ def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None
     return Verdict(ALLOW_EXIT, "")
 
 
-# --- the entry point ----------------------------------------------------------------------------
+# --- answering in the CLI's own terms -----------------------------------------------------------
 
 
 def _one_line(text: str) -> str:
@@ -237,17 +311,77 @@ def _one_line(text: str) -> str:
     return flat[:997] + "..." if len(flat) > 1000 else flat
 
 
+def render(fmt: str, allowed: bool, reason: str = "") -> tuple[int, str]:
+    """(exit status, standard output) of the answer, in the form ``fmt``'s CLI reads.
+
+    A block is the CLI's explicit deny: a JSON decision on exit 0 where the CLI reads one
+    (Claude Code, Gemini CLI, Cursor, Copilot), exit 2 otherwise (generic, Codex: with the
+    reason on standard error, which Codex requires). An allow makes no decision of its own
+    (empty output, exit 0: the CLI's own permission flow still applies), except for Cursor,
+    whose ``failClosed`` hooks must print ``{"permission":"allow"}``.
+    """
+    import json
+
+    if allowed:
+        return ALLOW_EXIT, ('{"permission":"allow"}\n' if fmt == "cursor" else "")
+    why = _one_line(reason) or "blocked"
+    body: dict[str, Any]
+    if fmt == "claude-code":
+        body = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                       "permissionDecision": "deny",
+                                       "permissionDecisionReason": why}}
+    elif fmt == "gemini":
+        body = {"decision": "deny", "reason": why}
+    elif fmt == "cursor":
+        body = {"permission": "deny", "user_message": why, "agent_message": why}
+    elif fmt == "copilot":
+        body = {"permissionDecision": "deny", "permissionDecisionReason": why}
+    else:  # generic, codex: the exit status is the answer
+        return BLOCK_EXIT, ""
+    return ALLOW_EXIT, json.dumps(body, ensure_ascii=True, separators=(",", ":")) + "\n"
+
+
+class _Reply:
+    """Writes the one answer, once: the main thread and the watchdog race for it."""
+
+    def __init__(self, fmt: str, stdout: IO[str], stderr: IO[str]) -> None:
+        self.fmt = fmt if fmt in FORMATS else "generic"
+        self.stdout, self.stderr = stdout, stderr
+        self.lock = threading.Lock()
+        self.sent: int | None = None  # the exit status, once answered
+
+    def send(self, allowed: bool, reason: str) -> int:
+        with self.lock:
+            if self.sent is not None:
+                return self.sent
+            code, text = render(self.fmt, allowed, reason)
+            if not allowed:
+                with contextlib.suppress(Exception):
+                    self.stderr.write(f"gate halt hook: {_one_line(reason) or 'blocked'}\n")
+                    self.stderr.flush()
+            if text:
+                try:
+                    self.stdout.write(text)
+                    self.stdout.flush()
+                except Exception:  # an answer not delivered: exit 2 blocks in every CLI
+                    code = BLOCK_EXIT
+            self.sent = code
+            return code
+
+
 @contextlib.contextmanager
-def _time_limit(seconds: float, hard_exit: bool, stderr: IO[str]) -> Iterator[None]:
+def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None]:
     """Interrupt the main thread after ``seconds``; end the process a second later."""
     def _expire(_signum: int, _frame: FrameType | None) -> None:
         raise _TimeLimit()
 
     def _watchdog() -> None:
-        with contextlib.suppress(Exception):
-            stderr.write(f"gate halt hook: blocked: time limit of {seconds:g}s reached\n")
-            stderr.flush()
-        os._exit(BLOCK_EXIT)
+        code = BLOCK_EXIT
+        with contextlib.suppress(BaseException):
+            sent = reply.sent
+            reply.send(False, f"blocked: time limit of {seconds:g}s reached")
+            code = sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
+        os._exit(code)
 
     armed = threading.current_thread() is threading.main_thread()
     previous: Any = None
@@ -268,27 +402,34 @@ def _time_limit(seconds: float, hard_exit: bool, stderr: IO[str]) -> Iterator[No
             dog.cancel()
 
 
-def run(args: argparse.Namespace, stdin: IO[bytes], stderr: IO[str], *,
+def run(args: Any, stdin: IO[bytes], stderr: IO[str], stdout: IO[str] | None = None, *,
         hard_exit: bool = False) -> int:
-    """``gate halt hook``: 0 allows, 2 blocks. Catches everything: it never fails open.
+    """``gate halt hook``: answer one call; returns the exit status. Never fails open.
 
-    The command line calls this with ``hard_exit=True`` (the watchdog may end the process);
-    tests call it in-process with the same arguments and byte streams.
+    ``args`` is what :func:`parse_argv` returns. The command line calls this with
+    ``hard_exit=True`` (the watchdog may end the process); tests call it in-process with the
+    same arguments and byte streams. Whatever goes wrong (bad input, an internal error, the
+    time limit, an interrupt) is answered as that CLI's block.
     """
-    code = BLOCK_EXIT
-    message = "blocked: internal error"
+    reply = _Reply(getattr(args, "format", "generic"), sys.stdout if stdout is None else stdout,
+                   stderr)
+    allowed, message = False, "blocked: internal error"
     try:
-        with _time_limit(float(args.timeout), hard_exit, stderr):
+        with _time_limit(float(args.timeout), hard_exit, reply):
             try:
+                if reply.fmt != getattr(args, "format", "generic"):
+                    raise Blocked(f"unknown --format {args.format!r}")
                 config = HookConfig(
                     tool_name_field=args.tool_name_field, input_field=args.input_field,
                     attempt_id_fields=_names(args.attempt_id_fields, "--attempt-id-fields"),
-                    host_fields=_names(args.host_fields, "--host-fields"))
+                    host_fields=_names(args.host_fields, "--host-fields"), format=reply.fmt)
                 data = stdin.read(MAX_INPUT_BYTES + 1)
                 book = _ledger(args)
+                from pathlib import Path
+
                 verdict = decide(data, book, config,
                                  Path(args.binding) if args.binding else None, args.run_id)
-                code, message = verdict.code, verdict.message
+                allowed, message = verdict.allowed, verdict.message
             except Blocked as exc:
                 message = f"blocked: {exc}"
             except GateInputError as exc:
@@ -298,15 +439,10 @@ def run(args: argparse.Namespace, stdin: IO[bytes], stderr: IO[str], *,
             except Exception as exc:  # fail closed on anything at all
                 message = f"blocked: internal error: {type(exc).__name__}: {exc}"
     except _TimeLimit:
-        code, message = BLOCK_EXIT, f"blocked: time limit of {float(args.timeout):g}s reached"
+        allowed, message = False, f"blocked: time limit of {float(args.timeout):g}s reached"
     except BaseException as exc:  # KeyboardInterrupt, SystemExit, ...: block
-        code, message = BLOCK_EXIT, f"blocked: interrupted: {type(exc).__name__}"
-    if code != ALLOW_EXIT:
-        code = BLOCK_EXIT
-        with contextlib.suppress(Exception):
-            stderr.write(f"gate halt hook: {_one_line(message)}\n")
-            stderr.flush()
-    return code
+        allowed, message = False, f"blocked: interrupted: {type(exc).__name__}"
+    return reply.send(allowed, message)
 
 
 def _names(raw: str, flag: str) -> tuple[str, ...]:
@@ -316,41 +452,138 @@ def _names(raw: str, flag: str) -> tuple[str, ...]:
     return names
 
 
-def _ledger(args: argparse.Namespace) -> Any:
-    from gate.records import ledger, policy
+def _ledger(args: Any) -> Any:
+    from pathlib import Path
 
-    pol = policy.load(Path(args.policy) if args.policy else None)
+    from gate.records import ledger
+
+    if args.policy:
+        from gate.records import policy
+
+        halt_policy = policy.load(Path(args.policy)).halt
+    else:  # the defaults, as ``policy.load(None)`` gives them, without importing the loader
+        from gate.decide import halt
+
+        halt_policy = halt.HaltPolicy()
     path = Path(args.ledger)
     halts = Path(args.halt_report) if args.halt_report else path.with_name(
         path.name + ".halts.jsonl")
-    return ledger.Ledger(path, pol.halt, halts)
+    return ledger.Ledger(path, halt_policy, halts)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ledger", required=True, metavar="L")
-    parser.add_argument("--policy", metavar="FILE", help="reserved scopes and marker")
-    parser.add_argument("--binding", metavar="B.json",
-                        help="the binding the worker was issued (default: the issuer's current "
-                             "binding of --run-id, or of the only run in the ledger)")
-    parser.add_argument("--run-id", metavar="R", help="the run, when the ledger holds several")
-    parser.add_argument("--host-fields", default=",".join(DEFAULT_HOST_FIELDS), metavar="F,...",
-                        help="fields of the tool input holding a URL or host (dotted for "
-                             "nested; default: %(default)s)")
-    parser.add_argument("--attempt-id-fields", default=",".join(DEFAULT_ATTEMPT_ID_FIELDS),
-                        metavar="F,...", help="first present is the attempt id "
-                                              "(default: %(default)s)")
-    parser.add_argument("--tool-name-field", default=DEFAULT_TOOL_NAME_FIELD, metavar="F")
-    parser.add_argument("--input-field", default=DEFAULT_INPUT_FIELD, metavar="F")
-    parser.add_argument("--halt-report", metavar="FILE",
-                        help="where halts are written for people (default: L.halts.jsonl)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="own time limit; when it passes the call is blocked "
-                             "(default: %(default)s)")
+# --- the command line (read by hand: argparse costs more than the whole decision) -------------
 
 
-def main(args: argparse.Namespace) -> int:
-    if not args.timeout > 0:
-        sys.stderr.write("gate halt hook: blocked: --timeout must be a positive number\n")
+class HookArgs:
+    """The parsed command line of ``gate halt hook``."""
+
+    __slots__ = (
+        "attempt_id_fields",
+        "binding",
+        "format",
+        "halt_report",
+        "host_fields",
+        "input_field",
+        "ledger",
+        "policy",
+        "run_id",
+        "timeout",
+        "tool_name_field",
+    )
+
+    def __init__(self) -> None:
+        self.ledger: str = ""
+        self.policy: str | None = None
+        self.binding: str | None = None
+        self.run_id: str | None = None
+        self.host_fields = ",".join(DEFAULT_HOST_FIELDS)
+        self.attempt_id_fields = ",".join(DEFAULT_ATTEMPT_ID_FIELDS)
+        self.tool_name_field = DEFAULT_TOOL_NAME_FIELD
+        self.input_field = DEFAULT_INPUT_FIELD
+        self.halt_report: str | None = None
+        self.timeout = DEFAULT_TIMEOUT
+        self.format = "generic"
+
+
+#: flag -> (attribute, help); every flag takes one value.
+OPTIONS = {
+    "--format": ("format", "the agent CLI: " + "|".join(FORMATS) + " (default: generic); its "
+                 "input shape is read and its explicit block answered"),
+    "--ledger": ("ledger", "the halt ledger (required; must exist)"),
+    "--policy": ("policy", "reserved scopes and marker"),
+    "--binding": ("binding", "the binding the worker was issued (default: the issuer's current "
+                             "binding of --run-id, or of the only run in the ledger)"),
+    "--run-id": ("run_id", "the run, when the ledger holds several"),
+    "--host-fields": ("host_fields", "fields of the tool input holding a URL or host (dotted "
+                                     "for nested; default: " + ",".join(DEFAULT_HOST_FIELDS)
+                      + ")"),
+    "--attempt-id-fields": ("attempt_id_fields", "generic: first present is the attempt id "
+                            "(default: " + ",".join(DEFAULT_ATTEMPT_ID_FIELDS) + ")"),
+    "--tool-name-field": ("tool_name_field", f"generic (default: {DEFAULT_TOOL_NAME_FIELD})"),
+    "--input-field": ("input_field", f"generic (default: {DEFAULT_INPUT_FIELD})"),
+    "--halt-report": ("halt_report", "where halts are written for people "
+                                     "(default: L.halts.jsonl)"),
+    "--timeout": ("timeout", "own time limit in seconds; when it passes the call is blocked "
+                             f"(default: {DEFAULT_TIMEOUT:g})"),
+}
+GENERIC_ONLY = ("--attempt-id-fields", "--tool-name-field", "--input-field")
+USAGE = ("usage: gate halt hook --ledger L [--format F] [--policy FILE] [--binding B.json] "
+         "[--run-id R] [--host-fields F,...] [--halt-report FILE] [--timeout SECONDS] "
+         "[--attempt-id-fields F,...] [--tool-name-field F] [--input-field F]")
+
+
+def help_text() -> str:
+    lines = [USAGE, "", "pre-tool-use hook: one JSON tool call on stdin; answered as the CLI of "
+             "--format reads an allow or a block (generic: exit 0 allows, 2 blocks)", ""]
+    lines += [f"  {flag} {attr.upper()}\n      {text}" for flag, (attr, text) in OPTIONS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def parse_argv(argv: list[str]) -> HookArgs:
+    """The flags of ``gate halt hook``; :class:`GateInputError` on bad usage."""
+    args = HookArgs()
+    seen: set[str] = set()
+    rest = list(argv)
+    while rest:
+        word = rest.pop(0)
+        flag, eq, value = word.partition("=")
+        if flag not in OPTIONS:
+            raise GateInputError("gate halt hook", "(usage)", f"unknown argument {word!r}")
+        if flag in seen:
+            raise GateInputError("gate halt hook", flag, "given twice")
+        seen.add(flag)
+        if not eq:
+            if not rest or (rest[0].startswith("--") and rest[0] != "--"):
+                raise GateInputError("gate halt hook", flag, "needs a value")
+            value = rest.pop(0)
+        setattr(args, OPTIONS[flag][0], value)
+    if "--ledger" not in seen or not args.ledger:
+        raise GateInputError("gate halt hook", "--ledger", "required")
+    if args.format not in FORMATS:
+        raise GateInputError("gate halt hook", "--format", f"one of {', '.join(FORMATS)}")
+    if args.format != "generic" and seen & set(GENERIC_ONLY):
+        raise GateInputError("gate halt hook", sorted(seen & set(GENERIC_ONLY))[0],
+                             "applies to --format generic only")
+    try:
+        timeout = float(args.timeout)
+    except ValueError:
+        timeout = float("nan")
+    if not 0 < timeout < 86400:  # also refuses nan and inf
+        raise GateInputError("gate halt hook", "--timeout", "a positive number of seconds "
+                             "below one day")
+    args.timeout = timeout
+    return args
+
+
+def main(argv: list[str]) -> int:
+    """``gate halt hook ARGV``: bad usage blocks too (exit 2, one line on stderr: a block in
+    every supported CLI, whatever the format)."""
+    if argv in (["--help"], ["-h"]):
+        sys.stdout.write(help_text())
+        return 0
+    try:
+        args = parse_argv(argv)
+    except GateInputError as exc:
+        sys.stderr.write(f"gate halt hook: blocked: {exc} (see gate halt hook --help)\n")
         return BLOCK_EXIT
-    return run(args, sys.stdin.buffer, sys.stderr, hard_exit=True)
-
+    return run(args, sys.stdin.buffer, sys.stderr, sys.stdout, hard_exit=True)

@@ -45,9 +45,10 @@ def cmd_halt_check(args: argparse.Namespace) -> int:
 
 
 def cmd_halt_hook(args: argparse.Namespace) -> int:
+    """Reached only through the parser (``gate.commands.main.main`` runs the hook before it)."""
     from gate.agent import hook
 
-    return hook.main(args)
+    return hook.main(list(args.hook_argv))
 
 
 def cmd_halt_repair_tail(args: argparse.Namespace) -> int:

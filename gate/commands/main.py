@@ -6,20 +6,34 @@ on stderr naming the file and the field. A command's module is imported only whe
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
 
 from gate import __version__
-from gate.commands.args import BAD, DEFAULT_POLICY
-from gate.errors import GateInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: argparse and typing are not imported to start up
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any
+
+_PARSER_CLASS: Any = None
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise GateInputError(self.prog, "(usage)", f"{message} (see --help)")
+def _parser_class() -> Any:
+    """``argparse.ArgumentParser`` whose usage errors are :class:`GateInputError` (built on
+    first use: ``gate --version`` and ``gate halt hook`` never import argparse)."""
+    global _PARSER_CLASS
+    if _PARSER_CLASS is None:
+        import argparse
+
+        from gate.errors import GateInputError
+
+        class _Parser(argparse.ArgumentParser):
+            def error(self, message: str) -> Any:
+                raise GateInputError(self.prog, "(usage)", f"{message} (see --help)")
+
+        _PARSER_CLASS = _Parser
+    return _PARSER_CLASS
 
 
 def _add(sub: Any, name: str, func: str | None, help_: str) -> argparse.ArgumentParser:
@@ -31,14 +45,20 @@ def _add(sub: Any, name: str, func: str | None, help_: str) -> argparse.Argument
 
 def command_function(spec: str) -> Any:
     """The function a ``"module:function"`` names, imported now."""
+    import importlib
+
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(f"gate.commands.{module}"), name)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """Every command's arguments; the hook's own are added only when ``argv`` is for it (or
-    ``argv`` is None), so that no other command imports the hook."""
-    parser = _Parser(prog="gate", description=__doc__)
+    """Every command's arguments (``gate halt hook`` reads its own: :mod:`gate.agent.hook`)."""
+    import argparse
+
+    from gate.commands.args import DEFAULT_POLICY
+
+    _Parser = _parser_class()
+    parser: argparse.ArgumentParser = _Parser(prog="gate", description=__doc__)
     parser.add_argument("--version", action="version", version=f"gate {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -123,11 +143,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
              "(exit 1 and no change otherwise)")
     p.add_argument("ledger", metavar="L")
     p = _add(hsub, "hook", "halt:cmd_halt_hook",
-             "pre-tool-use hook: one JSON tool call on stdin; exit 0 allows, 2 blocks")
-    if argv is None or list(argv[:2]) == ["halt", "hook"]:
-        from gate.agent import hook
-
-        hook.add_arguments(p)
+             "pre-tool-use hook of an agent CLI (--format claude-code|codex|gemini|cursor|"
+             "copilot|generic): one JSON tool call on stdin, answered as that CLI's allow or "
+             "block; see gate halt hook --help")
+    p.add_argument("hook_argv", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
     p = _add(sub, "stamp", "stamp:cmd_stamp",
              "run (or record) one test run and write one stamp per property, write-once")
@@ -224,13 +243,20 @@ def _error(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:  # the fast path: no parser, no command module
+        sys.stdout.write(f"gate {__version__}\n")
+        return 0
+    if argv[:2] == ["halt", "hook"]:  # every agent tool call: no parser (it reads its flags)
+        from gate.agent import hook
+
+        return hook.main(argv[2:])
+    from gate.commands.args import BAD
+    from gate.errors import GateInputError
+
     command: list[str] | None = None
     if argv[:1] == ["stamp"] and "--" in argv:
         split = argv.index("--")
         argv, command = argv[:split], argv[split + 1:]
-    if argv == ["--version"]:  # the fast path: no parser, no command module
-        sys.stdout.write(f"gate {__version__}\n")
-        return 0
     try:
         args = build_parser(argv).parse_args(argv)
         if command is not None:
