@@ -96,7 +96,7 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert init("tests") == 0
     out = capsys.readouterr().out
-    assert "3 Hypothesis tests of 4 collected (1 other tests left out)" in out
+    assert "3 Hypothesis tests of 4 collected (1 other test left out)" in out
     props = manifest.load(MANIFEST, Path("."))
     assert [p.test_id for p in props] == IDS  # the plain test is not a property
     cards = {p.test_id: read_json(p.card) for p in props}
@@ -197,7 +197,7 @@ def test_add_appends_only_new_properties(repo: Path,
     # a property that is gone is named, never removed
     (repo / "tests" / "test_more.py").write_text("")
     assert init("--add", "tests") == 0
-    assert ("note: 1 properties of .github/gate.yml are not collected any more (their stamps "
+    assert ("note: 1 property of .github/gate.yml not collected any more (their stamps "
             "will be resource_exit; remove them by hand): tests/test_more.py::test_more"
             ) in capsys.readouterr().out
     assert tree(repo) == snapshot

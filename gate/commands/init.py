@@ -19,6 +19,11 @@ from gate.commands.args import OPEN
 from gate.errors import GateInputError
 
 
+def _count(n: int, word: str) -> str:
+    plural = "properties" if word == "property" else f"{word}s"
+    return f"{n} {word if n == 1 else plural}"
+
+
 def _exists(path: Path, fix: str) -> GateInputError:
     return GateInputError(str(path), "(file)", f"already exists; gate init never overwrites "
                           f"a file ({fix})")
@@ -61,11 +66,12 @@ def cmd_init(args: argparse.Namespace) -> int:
                              f"{len(collected.items)} tests pytest collected; {why}")
     new = [item for item in found if item.nodeid not in known]
     left_out = len(collected.items) - len(found)
-    print(f"gate init: {len(found)} Hypothesis tests of {len(collected.items)} collected"
-          + (f" ({left_out} other tests left out)" if left_out else ""))
+    print(f"gate init: {_count(len(found), 'Hypothesis test')} of "
+          f"{len(collected.items)} collected"
+          + (f" ({_count(left_out, 'other test')} left out)" if left_out else ""))
     gone = sorted(known - {item.nodeid for item in found})
     if gone:
-        print(f"note: {len(gone)} properties of {manifest_path} are not collected any more "
+        print(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
               f"(their stamps will be resource_exit; remove them by hand): {gone[0]}"
               + (" …" if len(gone) > 1 else ""))
     if not new:
@@ -121,13 +127,13 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(f"wrote {policy_path} (an empty allowlist)")
     if original is None:
         write_once(manifest_path, manifest_bytes)
-        print(f"wrote {manifest_path} ({len(entries)} properties)")
+        print(f"wrote {manifest_path} ({_count(len(entries), 'property')})")
     else:
         if read_bytes_capped(manifest_path) != original:
             raise GateInputError(str(manifest_path), "(file)", "changed while gate init ran; "
                                  "run it again")
         write_replace(manifest_path, manifest_bytes)
-        print(f"added {len(entries)} properties to {manifest_path}")
+        print(f"added {_count(len(entries), 'property')} to {manifest_path}")
     print("next: review the cards, the manifest's fixtures and the policy, then commit them "
           "(README: Adopt it in your repository)")
     return OPEN
