@@ -379,3 +379,16 @@ def test_gate_init_runs_as_a_command(repo: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "wrote .github/gate.yml (3 properties)" in done.stdout
     assert os.path.isfile(repo / POLICY)
+
+
+def test_the_collector_needs_nothing_of_the_gate_in_the_test_environment(
+        repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """--python names an interpreter where ``import gate`` fails: collecting still works."""
+    wrapper = tmp_path_factory.mktemp("bin") / "python"
+    wrapper.write_text(
+        "#!/bin/sh\nPYTEST_DISABLE_PLUGIN_AUTOLOAD=1 exec " + sys.executable + " -c '"
+        "import sys, runpy; sys.modules[\"gate\"] = None; sys.argv = sys.argv[2:]; "
+        "runpy.run_module(\"pytest\", run_name=\"__main__\")' \"$@\"\n")
+    wrapper.chmod(0o755)
+    assert init("--python", str(wrapper), "tests") == 0
+    assert [p.test_id for p in manifest.load(MANIFEST, Path("."))] == IDS
