@@ -38,6 +38,8 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     entries = workspace(tmp_path)
     entries[0]["location"] = {"path": "tests/test_a.py", "line": 3}
     entries[1]["sample"] = "b.card.json"
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("")
     sub = tmp_path / ".github"
     sub.mkdir()
     props = manifest.load(write(sub / "gate.yml", {"properties": entries}), tmp_path)
@@ -62,6 +64,14 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     (lambda m: m.update(properties=[]), "properties"),
     (lambda m: m.update(version=2), "version"),
     (lambda m: m["properties"][0].update(test_id=""), "properties.0.test_id"),
+    (lambda m: m["properties"][1].update(location={"path": "tests/gone.py"}),
+     "properties.1.location.path"),
+    (lambda m: m["properties"][1].update(location={"path": "fx/a"}),  # a folder, not a file
+     "properties.1.location.path"),
+    (lambda m: m["properties"][1].update(location={"path": "/etc/passwd"}),
+     "properties.1.location.path"),
+    (lambda m: m["properties"][1].update(location={"path": "../a.card.json"}),
+     "properties.1.location.path"),
 ])
 def test_bad_manifests_are_refused(tmp_path: Path, change: Any, field: str) -> None:
     record = {"version": 1, "properties": workspace(tmp_path)}
@@ -134,3 +144,24 @@ def test_manifest_mode_needs_junit(tmp_path: Path) -> None:
     m = write(tmp_path / "m.yml", {"properties": workspace(tmp_path)})
     assert main(["stamp", "--manifest", str(m), "--server-class", "free-server", "--out",
                  str(tmp_path / "o"), "--exit-code", "0"]) == 2
+
+
+def test_stamp_refuses_a_location_that_does_not_exist(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 13: the annotation must point at a real file; the entry is named, nothing runs."""
+    entries = workspace(tmp_path)
+    entries[1]["location"] = {"path": "tests/test_b.py", "line": 9}
+    m = write(tmp_path / "m.yml", {"properties": entries})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    argv = ["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+            "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out", str(tmp_path / "out"),
+            "--exit-code", "0"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{m}: properties.1.location.path: 'tests/test_b.py' (test 'b') is not a file" in err
+    assert not (tmp_path / "out").exists()
+    # relative to the root, not to the current folder or the manifest's folder
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_b.py").write_text("")
+    assert main(argv) == 0

@@ -160,7 +160,8 @@ def test_inactive_without_its_options(tmp_path: Path) -> None:
     (["--gate-server-class", LOCAL], "--gate-server-class needs --gate-stamps DIR"),
     (["--gate-stamps", "out", "--gate-manifest", "gate.yml"],
      "--gate-stamps needs --gate-server-class"),
-    (["--gate-stamps", "out", "--gate-server-class", LOCAL], "--gate-stamps needs --gate-manifest"),
+    (["--gate-stamps", "out", "--gate-server-class", LOCAL],  # the default manifest
+     ".github/gate.yml: (file): no such file"),
     (["--gate-stamps", "out", "--gate-server-class", LOCAL, "--gate-manifest", "nope.yml"],
      "nope.yml: (file): no such file"),
     (["--gate-stamps", "taken", "--gate-server-class", LOCAL, "--gate-manifest", "gate.yml",

@@ -77,7 +77,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write one stamp per manifest property to DIR (enables the plugin)")
     group.addoption("--gate-server-class", metavar="CLASS",
                     choices=("local-pinned", "free-server"), help="local-pinned or free-server")
-    group.addoption("--gate-manifest", metavar="FILE", help="the stamp manifest (YAML)")
+    group.addoption("--gate-manifest", metavar="FILE", default=".github/gate.yml",
+                    help="the stamp manifest (YAML; default: .github/gate.yml)")
     group.addoption("--gate-root", metavar="DIR", default=".",
                     help="manifest paths are relative to DIR (default: the current folder)")
     group.addoption("--gate-run-id-prefix", metavar="P",
@@ -90,7 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     stamps = config.getoption("gate_stamps")
     others = {flag: config.getoption(dest) for flag, dest in (
-        ("--gate-server-class", "gate_server_class"), ("--gate-manifest", "gate_manifest"),
+        ("--gate-server-class", "gate_server_class"),
         ("--gate-run-id-prefix", "gate_run_id_prefix"), ("--gate-store", "gate_store"),
         ("--gate-policy", "gate_policy"))}
     if stamps is None:
@@ -98,9 +99,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if given:
             raise pytest.UsageError(f"gate: {given[0]} needs --gate-stamps DIR")
         return
-    for flag in ("--gate-server-class", "--gate-manifest"):
-        if others[flag] is None:
-            raise pytest.UsageError(f"gate: --gate-stamps needs {flag}")
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller stamps
+        return
+    if others["--gate-server-class"] is None:
+        raise pytest.UsageError("gate: --gate-stamps needs --gate-server-class")
     from gate.errors import GateInputError
 
     try:

@@ -184,6 +184,28 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                 "saw. Exit 0 when the stamps were written (the gate decides later), 2 on bad "
                 "input.")
 
+    p = _add(sub, "init", "init:cmd_init",
+             "adopt the gate: write a sample card per Hypothesis test, the manifest and an "
+             "empty policy")
+    p.add_argument("tests", nargs="*", metavar="TESTS",
+                   help="test files or folders, passed to pytest (default: pytest's own)")
+    p.add_argument("--manifest", default=".github/gate.yml", metavar="FILE",
+                   help="the manifest to write (default: .github/gate.yml)")
+    p.add_argument("--cards", default=".github/gate-cards", metavar="DIR",
+                   help="where the sample cards go (default: .github/gate-cards)")
+    p.add_argument("--policy", default=str(DEFAULT_POLICY), metavar="FILE",
+                   help=f"the empty policy to write (default: {DEFAULT_POLICY})")
+    p.add_argument("--add", action="store_true",
+                   help="add only the properties the manifest does not hold yet")
+    p.add_argument("--root", default=".",
+                   help="manifest paths are relative to this (default: .)")
+    p.add_argument("--python", default=sys.executable, metavar="PYTHON",
+                   help="the interpreter whose pytest collects the tests (default: the one "
+                   "running gate)")
+    p.epilog = ("Collects the tests with PYTHON -m pytest --collect-only in the current folder. "
+                "Never overwrites a file (exit 2 naming it); exit 2 when no Hypothesis test "
+                "is found.")
+
     pol = _add(sub, "policy", None, "the reviewed policy file")
     psub = pol.add_subparsers(dest="policy_command", required=True, parser_class=_Parser)
     p = _add(psub, "check", "policy:cmd_policy_check",

@@ -15,6 +15,9 @@ Example::
         sample: samples/parser_round_trip.json      # optional sampler output to pin
         junit: {classname: tests.test_parser, name: test_round_trip}
         location: {path: tests/test_parser.py, line: 12}   # optional, for annotations
+
+``location.path`` is relative to the root like every other path, and must name an existing
+file there: a ``location`` that points nowhere would annotate nothing (issue 13).
 """
 
 from __future__ import annotations
@@ -49,6 +52,20 @@ def _relative(root: Path, value: str, source: str, where: str) -> Path:
     return root / Path(*pure.parts)
 
 
+def _location(root: Path, raw: dict[str, Any], source: str, where: str
+              ) -> dict[str, Any] | None:
+    if "location" not in raw:
+        return None
+    location = dict(raw["location"])
+    path = _relative(root, location["path"], source, f"{where}.location.path")
+    if not path.is_file():
+        raise GateInputError(source, f"{where}.location.path",
+                             f"{location['path']!r} (test {raw['test_id']!r}) is not a file "
+                             f"under the root {str(root)!r}; give the test file's path "
+                             "relative to the root (gate stamp --root, --gate-root)")
+    return location
+
+
 def from_record(record: Any, source: str, root: Path) -> list[Property]:
     schemas.validate("manifest", record, source)
     found: list[Property] = []
@@ -70,7 +87,7 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
             sample=_relative(root, sample, source, f"{where}.sample") if sample else None,
             junit_classname=raw["junit"].get("classname"),
             junit_name=raw["junit"]["name"],
-            location=dict(raw["location"]) if "location" in raw else None,
+            location=_location(root, raw, source, where),
         ))
     return found
 

@@ -299,6 +299,7 @@ def manifest_valid(value: Any) -> bool:
         return False
     for prop in value["properties"]:
         paths = [prop["card"], *prop["fixtures"]] + ([prop["sample"]] if "sample" in prop else [])
+        paths += [prop["location"]["path"]] if "location" in prop else []
         if not all(_safe_rel(p) for p in paths):
             return False
     return True
@@ -573,6 +574,8 @@ def _stamp_root(s: Scratch) -> Path:
         (root / "fixtures" / "f.txt").write_bytes(b"fixture bytes\n")
         (root / "card.json").write_text(json.dumps(card()))
         (root / "junit.xml").write_bytes(JUNIT_PASS)
+        (root / "tests").mkdir()
+        (root / "tests" / "test_x.py").write_bytes(b"")  # the seed manifest's location.path
         s.cache["stamp-root"] = root
     return s.cache["stamp-root"]  # type: ignore[no-any-return]
 

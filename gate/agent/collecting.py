@@ -1,0 +1,110 @@
+"""Collect a project's tests through its own pytest, in a child process (for ``gate init``).
+
+The child is ``PYTHON -m pytest --collect-only -q -p no:cacheprovider -p <collector> TESTS...``
+run in the current folder with the user's environment, so the test environment that runs the
+properties in CI is the one that is asked which tests exist. The collector
+(:mod:`gate.agent.init_collector`) is copied into a temporary folder put first on
+``PYTHONPATH`` under a name of its own, so the child needs neither the gate installed nor
+anything of it importable. No bytecode is written (``PYTHONDONTWRITEBYTECODE``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateInputError
+
+COLLECTOR = "_gate_init_collector"
+_PYTEST_EXIT = {1: "tests failed", 2: "interrupted (an error during collection)",
+                3: "internal error", 4: "usage error", 5: "no tests collected"}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    nodeid: str
+    hypothesis: bool
+    max_examples: int | None
+    path: Path
+    line: int | None
+    classname: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    rootdir: Path
+    sys_path: tuple[Path, ...]
+    items: tuple[Item, ...]
+    hypothesis_version: str | None
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(("ERROR", "E "))]
+    return (errors or lines or ["(no output)"])[-1]
+
+
+def _parse(document: Any, source: str) -> Collected:
+    try:
+        items = tuple(Item(
+            nodeid=str(raw["nodeid"]), hypothesis=bool(raw["hypothesis"]),
+            max_examples=raw["max_examples"] if isinstance(raw["max_examples"], int) else None,
+            path=Path(raw["path"]), line=raw["line"] if isinstance(raw["line"], int) else None,
+            classname=str(raw["classname"]), name=str(raw["name"]),
+        ) for raw in document["items"])
+        return Collected(Path(document["rootdir"]),
+                         tuple(Path(p) for p in document["sys_path"]), items,
+                         document.get("hypothesis_version"))
+    except (KeyError, TypeError) as exc:
+        raise GateInputError(source, "(collector)", f"unexpected collector output: {exc}") from None
+
+
+def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0) -> Collected:
+    """The items ``python -m pytest --collect-only TESTS`` collects in the current folder."""
+    here = Path(__file__).with_name("init_collector.py")
+    with tempfile.TemporaryDirectory(prefix="gate-init-") as tmp:
+        (Path(tmp) / f"{COLLECTOR}.py").write_bytes(here.read_bytes())
+        out = Path(tmp) / "collected.json"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [tmp, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["GATE_INIT_OUT"] = str(out)
+        argv = [python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                "-p", COLLECTOR, *tests]
+        shown = " ".join([Path(python).name, "-m", "pytest", "--collect-only", *tests])
+        try:
+            done = subprocess.run(argv, env=env, capture_output=True, text=True,
+                                  timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise GateInputError(python, "--python", "no such interpreter") from None
+        except subprocess.TimeoutExpired:
+            raise GateInputError(shown, "(collect)",
+                                 f"collection took longer than {timeout:g} s") from None
+        if done.returncode == 5:
+            raise GateInputError(shown, "TESTS", "pytest collected no tests; name the test "
+                                 "files or folders (gate init tests/)")
+        if done.returncode != 0:
+            why = _PYTEST_EXIT.get(done.returncode, f"exit status {done.returncode}")
+            if "No module named pytest" in done.stderr:
+                raise GateInputError(python, "--python", "pytest is not installed for this "
+                                     "interpreter; install the project's test dependencies "
+                                     "or give --python")
+            raise GateInputError(shown, "(collect)", f"pytest {why}: "
+                                 f"{_last_line(done.stdout + done.stderr)} (run it yourself "
+                                 "to see the whole output)")
+        if not out.is_file():
+            raise GateInputError(shown, "(collect)", "the collecting plugin wrote nothing "
+                                 "(is -p disabled by the project's pytest options?)")
+        try:
+            document = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise GateInputError(str(out), "(collector)", f"unreadable: {exc}") from None
+    return _parse(document, shown)

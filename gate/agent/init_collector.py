@@ -1,0 +1,74 @@
+"""``gate init``'s collecting plugin, loaded into the user's own pytest with ``-p``.
+
+It must run in the user's test environment, which may not have the gate installed: so it
+imports nothing of the gate, only pytest, Hypothesis and the standard library, and
+``gate.agent.collecting`` copies this file into a temporary folder under its own module name
+before it runs ``python -m pytest --collect-only -p <that name>``.
+
+After collection it writes one JSON document to the file named by ``GATE_INIT_OUT``: every
+collected item with its node id, whether it is a Hypothesis test
+(``hypothesis.is_hypothesis_test``), the ``max_examples`` of the settings it was decorated
+with (the active profile's when it has no ``@settings``), its file and line, the JUnit
+``classname``/``name`` pytest's ``--junitxml`` gives it, and the interpreter's ``sys.path``
+(where the test files' imports resolve).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import pytest
+
+OUT_ENV = "GATE_INIT_OUT"
+
+
+def _max_examples(obj: Any) -> int | None:
+    current = getattr(obj, "_hypothesis_internal_use_settings", None)
+    value = getattr(current, "max_examples", None)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _item(item: pytest.Item) -> dict[str, Any]:
+    from _pytest.junitxml import mangle_test_address
+
+    obj = getattr(item, "obj", None)
+    try:
+        import hypothesis
+
+        is_hypothesis = obj is not None and bool(hypothesis.is_hypothesis_test(obj))
+    except ImportError:
+        is_hypothesis = False
+    names = mangle_test_address(item.nodeid)
+    _path, lineno, _domain = item.location
+    return {
+        "nodeid": item.nodeid,
+        "hypothesis": is_hypothesis,
+        "max_examples": _max_examples(obj) if is_hypothesis else None,
+        "path": os.fspath(getattr(item, "path", None) or item.fspath),
+        "line": lineno + 1 if isinstance(lineno, int) else None,
+        "classname": ".".join(names[:-1]),
+        "name": names[-1],
+    }
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    target = os.environ.get(OUT_ENV)
+    if not target:
+        return
+    try:
+        import hypothesis
+
+        version: str | None = hypothesis.__version__
+    except ImportError:
+        version = None
+    document = {
+        "rootdir": os.fspath(session.config.rootpath),
+        "hypothesis_version": version,
+        "sys_path": [os.path.abspath(p) for p in sys.path if isinstance(p, str) and p],
+        "items": [_item(item) for item in session.items],
+    }
+    with open(target, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)

@@ -1,0 +1,139 @@
+"""``gate init``: adopt the gate in one command — cards, manifest and policy from the test suite.
+
+Collects the tests through the project's own pytest (:mod:`gate.agent.collecting`), keeps the
+Hypothesis tests, and writes one sample card per property, the manifest and an empty,
+commented policy (:mod:`gate.records.adopt`). Every file is validated before the first one is
+written; nothing existing is ever overwritten (exit 2 naming the file). ``--add`` adds only the
+properties the manifest does not hold yet, appending to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from gate.commands.args import OPEN
+from gate.errors import GateInputError
+
+
+def _count(n: int, word: str) -> str:
+    plural = "properties" if word == "property" else f"{word}s"
+    return f"{n} {word if n == 1 else plural}"
+
+
+def _exists(path: Path, fix: str) -> GateInputError:
+    return GateInputError(str(path), "(file)", f"already exists; gate init never overwrites "
+                          f"a file ({fix})")
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from gate.agent import collecting
+    from gate.records import adopt, manifest
+    from gate.records.files import parse_yaml, read_bytes_capped, write_once, write_replace
+
+    root = Path(args.root)
+    if not root.is_dir():
+        raise GateInputError(str(root), "--root", "not a folder")
+    manifest_path, cards, policy_path = Path(args.manifest), Path(args.cards), Path(args.policy)
+    adopt.relative_to_root(cards, root, str(cards), "--cards",
+                            "the manifest names cards relative to the root")
+    original: bytes | None = None
+    old_record: Any = None
+    known: set[str] = set()
+    if args.add:
+        if not manifest_path.is_file():
+            raise GateInputError(str(manifest_path), "--add", "no manifest to add to; run "
+                                 "gate init without --add first")
+        original = read_bytes_capped(manifest_path)
+        old_record = parse_yaml(original, str(manifest_path))
+        known = {p.test_id for p in manifest.from_record(old_record, str(manifest_path), root)}
+    else:
+        for path in (manifest_path, policy_path):
+            if os.path.lexists(path):
+                raise _exists(path, "use --add to add new properties to an existing manifest")
+
+    collected = collecting.collect(args.tests, args.python)
+    found = [item for item in collected.items if item.hypothesis]
+    if not found:
+        where = " ".join(args.tests) or "(pytest's default test paths)"
+        why = ("Hypothesis is not installed for that interpreter"
+               if collected.hypothesis_version is None else
+               "the gate stamps Hypothesis properties (tests decorated with @given)")
+        raise GateInputError(where, "TESTS", f"no Hypothesis tests among the "
+                             f"{len(collected.items)} tests pytest collected; {why}")
+    new = [item for item in found if item.nodeid not in known]
+    left_out = len(collected.items) - len(found)
+    print(f"gate init: {_count(len(found), 'Hypothesis test')} of "
+          f"{len(collected.items)} collected"
+          + (f" ({_count(left_out, 'other test')} left out)" if left_out else ""))
+    gone = sorted(known - {item.nodeid for item in found})
+    if gone:
+        print(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
+              f"(their stamps will be resource_exit; remove them by hand): {gone[0]}"
+              + (" …" if len(gone) > 1 else ""))
+    if not new:
+        print(f"nothing to add: every Hypothesis test is in {manifest_path} already")
+        return OPEN
+
+    names = adopt.card_file_names([item.nodeid for item in new])
+    planned: list[adopt.Planned] = []
+    for item in new:
+        source = f"{item.path}:{item.line or 1}"
+        if len(item.nodeid) > 256:
+            raise GateInputError(source, "test_id", f"{item.nodeid[:60]!r}… is longer than the "
+                                 "256 characters a card's property may hold; shorten the "
+                                 "test or parameter ids")
+        location = adopt.relative_to_root(item.path, root, source, "location.path",
+                                           "run gate init from the repository root or give "
+                                           "--root")
+        fixtures = [location, *(adopt.relative_to_root(f, root, source, "fixtures", "")
+                                for f in adopt.module_files(item.path, collected.sys_path,
+                                                            root))]
+        card_path = cards / names[item.nodeid]
+        card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source)
+        entry = adopt.entry_for(
+            test_id=item.nodeid,
+            card=adopt.relative_to_root(card_path, root, str(cards), "--cards", ""),
+            fixtures=fixtures, classname=item.classname, name=item.name, location=location,
+            line=item.line)
+        planned.append(adopt.Planned(item.nodeid, card_path, card, entry))
+
+    for plan in planned:
+        if os.path.lexists(plan.card_path):
+            raise _exists(plan.card_path, "remove it, or pass another --cards folder")
+    entries = [plan.entry for plan in planned]
+    if original is None:
+        text = adopt.render_manifest(entries)
+        adopt.check_manifest_text(text, str(manifest_path), root)
+        manifest_bytes = text.encode("utf-8")
+    else:
+        manifest_bytes = adopt.append_entries(original, old_record, entries,
+                                              str(manifest_path), root)
+    write_policy = not os.path.lexists(policy_path)
+    if write_policy:
+        adopt.check_policy_text(adopt.POLICY_TEXT, str(policy_path))
+
+    import json
+
+    for plan in planned:
+        write_once(plan.card_path,
+                   (json.dumps(plan.card, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+        print(f"wrote {plan.card_path} cases={plan.card['cases']} seed={plan.card['seed']}")
+    if write_policy:
+        write_once(policy_path, adopt.POLICY_TEXT.encode("utf-8"))
+        print(f"wrote {policy_path} (an empty allowlist)")
+    if original is None:
+        write_once(manifest_path, manifest_bytes)
+        print(f"wrote {manifest_path} ({_count(len(entries), 'property')})")
+    else:
+        if read_bytes_capped(manifest_path) != original:
+            raise GateInputError(str(manifest_path), "(file)", "changed while gate init ran; "
+                                 "run it again")
+        write_replace(manifest_path, manifest_bytes)
+        print(f"added {_count(len(entries), 'property')} to {manifest_path}")
+    print("next: review the cards, the manifest's fixtures and the policy, then commit them "
+          "(README: Adopt it in your repository)")
+    return OPEN

@@ -1,0 +1,258 @@
+"""What ``gate init`` writes: cards, manifest entries and the empty policy, from collected tests.
+
+Pure rendering and path work; collecting (a child pytest) is :mod:`gate.agent.collecting`,
+and the command (:mod:`gate.commands.init`) does the writing.
+
+* **Fixtures** default to the test file and the project modules it imports: the test file is
+  parsed with :mod:`ast` (never imported here), every ``import`` and ``from ... import`` is
+  resolved to a file as Python would, on the child interpreter's ``sys.path`` entries that lie
+  under the root (relative imports against the test file's folder), and only files under the
+  root outside ``site-packages`` are kept. A name that is a module gives its own file
+  (``pkg/mod.py`` or ``pkg/__init__.py``), never a folder: a folder would hash ``__pycache__``.
+* **Card files** are named after the test id with everything but ``[A-Za-z0-9._-]`` replaced,
+  plus a short digest of the id when the name was shortened or would collide.
+* **Appending** (``--add``) keeps the existing manifest's bytes and adds entries at the end; the
+  result must parse to the old record plus the new entries, else it is refused.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateInputError
+from gate.records import manifest, schemas
+from gate.records import policy as policy_mod
+from gate.records.files import parse_yaml, read_bytes_capped
+
+DEFAULT_CASES = 100  # Hypothesis's own default max_examples
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NAME_LIMIT = 96
+_THIRD_PARTY_DIRS = {"site-packages", "dist-packages", "node_modules", ".tox", ".nox"}
+
+MANIFEST_HEADER = """\
+# The stamp manifest (written by `gate init`; review it, then commit it).
+# One entry per Hypothesis property. Every path is relative to the stamping root
+# (`gate stamp --root`, the plugin's `--gate-root`; default: the current folder, which in CI
+# is the repository root), never to this file's folder.
+#   test_id   the pytest node id; stamps, reports and the policy name the property by it
+#   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
+#   fixtures  the bytes the property checks: its test file and the project modules it
+#             imports. Add the data files it reads; a change to any of them is a new fixture.
+#   junit     how the test is found in the JUnit report (and by the pytest plugin)
+#   location  where a red result is annotated (the test's file and line)
+"""
+
+POLICY_TEXT = """\
+# The reviewed policy file (written empty by `gate init`). `gate classify`, `gate stamp`, the
+# pytest plugin and the action's gate mode read it; `gate policy check` checks it.
+#
+# A freeze mutes one red test in one server class until an expiry fixed before the run (the
+# card's `freeze_expires_at` must be in the future too). Add entries only through review:
+#
+# allowlist:
+#   - test_id: "tests/test_example.py::test_round_trip"
+#     server_class: free-server        # the class the freeze applies to
+#     owner: "@your-team"
+#     reason: why the free runner cannot run this property yet
+#     expires: 1791590400              # Unix seconds
+# max_freeze_days: 30                  # the longest freeze window `gate policy check` allows
+# timeouts:
+#   exit_codes: [124, 137]             # exit statuses stamped as resource_exit
+allowlist: []
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One property ``gate init`` writes: its card (path and record) and its manifest entry."""
+
+    test_id: str
+    card_path: Path  # where the card file is written (as given, relative to the current folder)
+    card: dict[str, Any]
+    entry: dict[str, Any]  # the manifest entry (paths relative to the root)
+
+
+def relative_to_root(path: Path, root: Path, source: str, field: str, fix: str) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        raise GateInputError(source, field, f"{path} is outside the root {root}; {fix}") from None
+
+
+def _is_third_party(path: Path, root: Path) -> bool:
+    try:
+        parts = path.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return True
+    return any(part in _THIRD_PARTY_DIRS or part.startswith((".venv", "venv"))
+               for part in parts[:-1])
+
+
+def imports_of(test_file: Path) -> list[tuple[int, str, tuple[str, ...]]]:
+    """``(level, module, names)`` for every import in the file (``names`` of a from-import)."""
+    try:
+        tree = ast.parse(read_bytes_capped(test_file), filename=str(test_file))
+    except SyntaxError as exc:
+        raise GateInputError(str(test_file), f"line {exc.lineno}",
+                             f"not valid Python: {exc.msg}") from None
+    found: list[tuple[int, str, tuple[str, ...]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(0, alias.name, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.level, node.module or "",
+                          tuple(alias.name for alias in node.names if alias.name != "*")))
+    return found
+
+
+def _module_file(base: Path, dotted: str) -> Path | None:
+    parts = [p for p in dotted.split(".") if p]
+    if not parts:
+        init = base / "__init__.py"
+        return init if init.is_file() else None
+    here = base.joinpath(*parts)
+    for candidate in (here.with_name(here.name + ".py"), here / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _resolve_absolute(dotted: str, bases: Sequence[Path]) -> Path | None:
+    """The first base whose tree holds the module's top package, as Python's path search."""
+    top = dotted.split(".")[0]
+    for base in bases:
+        if _module_file(base, top) is not None or (base / top).is_dir():
+            return _module_file(base, dotted)
+    return None
+
+
+def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Path]:
+    """The project files (under ``root``, outside third-party folders) the test file imports."""
+    bases = [b for b in search if b.is_dir() and not _is_third_party(b / "x", root)]
+    found: list[Path] = []
+    for level, module, names in imports_of(test_file):
+        if level:
+            base = test_file.parent
+            for _ in range(level - 1):
+                base = base.parent
+            targets = [_module_file(base, module)]
+            targets += [_module_file(base, f"{module}.{n}" if module else n) for n in names]
+        else:
+            targets = [_resolve_absolute(module, bases)]
+            targets += [_resolve_absolute(f"{module}.{n}", bases) for n in names]
+        for target in targets:
+            if target is not None and not _is_third_party(target, root):
+                found.append(target)
+    seen: set[Path] = set()
+    unique: list[Path] = []
+    for path in found:
+        key = path.resolve()
+        if key != test_file.resolve() and key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[str, str]:
+    """A distinct, portable ``*.json`` file name per test id (case-insensitively distinct)."""
+    used = {name.lower() for name in taken}
+    names: dict[str, str] = {}
+    for test_id in test_ids:
+        stem = _SAFE.sub("_", test_id.replace("::", "__")).strip("._-") or "property"
+        digest = hashlib.sha256(test_id.encode("utf-8")).hexdigest()[:8]
+        if len(stem) > _NAME_LIMIT:
+            stem = f"{stem[:_NAME_LIMIT]}-{digest}"
+        name = f"{stem}.json"
+        if name.lower() in used:
+            name = f"{stem}-{digest}.json"
+        used.add(name.lower())
+        names[test_id] = name
+    return names
+
+
+def card_for(test_id: str, max_examples: int | None, seed: int, source: str) -> dict[str, Any]:
+    card = {"property": test_id,
+            "cases": max_examples if max_examples and max_examples > 0 else DEFAULT_CASES,
+            "seed": seed}
+    schemas.validate("sample-card", card, f"{source}: card for {test_id!r}")
+    return card
+
+
+def entry_for(*, test_id: str, card: str, fixtures: Sequence[str], classname: str, name: str,
+              location: str, line: int | None) -> dict[str, Any]:
+    junit: dict[str, Any] = {"classname": classname, "name": name} if classname else {
+        "name": name}
+    loc: dict[str, Any] = {"path": location}
+    if line is not None and line >= 1:
+        loc["line"] = line
+    return {"test_id": test_id, "card": card, "fixtures": list(fixtures), "junit": junit,
+            "location": loc}
+
+
+def _q(value: str) -> str:
+    """A YAML double-quoted scalar (JSON's escapes are YAML's)."""
+    return json.dumps(value, ensure_ascii=True)
+
+
+def render_entries(entries: Sequence[dict[str, Any]], indent: str = "  ") -> str:
+    lines: list[str] = []
+    for entry in entries:
+        lines.append(f"{indent}- test_id: {_q(entry['test_id'])}")
+        lines.append(f"{indent}  card: {_q(entry['card'])}")
+        lines.append(f"{indent}  fixtures:")
+        lines += [f"{indent}    - {_q(path)}" for path in entry["fixtures"]]
+        junit = entry["junit"]
+        parts = [f"classname: {_q(junit['classname'])}"] if "classname" in junit else []
+        parts.append(f"name: {_q(junit['name'])}")
+        lines.append(f"{indent}  junit: {{{', '.join(parts)}}}")
+        loc = entry["location"]
+        where = f"path: {_q(loc['path'])}" + (f", line: {loc['line']}" if "line" in loc else "")
+        lines.append(f"{indent}  location: {{{where}}}")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def render_manifest(entries: Sequence[dict[str, Any]]) -> str:
+    return f"{MANIFEST_HEADER}version: 1\nproperties:\n{render_entries(entries)}"
+
+
+def check_manifest_text(text: str, source: str, root: Path) -> Any:
+    """Parse and validate manifest text exactly as ``gate stamp`` will; the parsed record."""
+    record = parse_yaml(text.encode("utf-8"), source)
+    manifest.from_record(record, source, root)
+    return record
+
+
+def check_policy_text(text: str, source: str) -> None:
+    policy_mod.from_record(parse_yaml(text.encode("utf-8"), source), source)
+
+
+def append_entries(original: bytes, old_record: Any, entries: Sequence[dict[str, Any]],
+                   source: str, root: Path) -> bytes:
+    """``original`` with ``entries`` appended to its ``properties``, every old byte kept."""
+    try:
+        text = original.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
+    if text and not text.endswith("\n"):
+        text += "\n"
+    expected = dict(old_record)
+    expected["properties"] = [*old_record["properties"], *entries]
+    for indent in ("  ", "", "    "):
+        candidate = text + render_entries(entries, indent)
+        try:
+            parsed = parse_yaml(candidate.encode("utf-8"), source)
+        except GateInputError:
+            continue
+        if parsed == expected:
+            manifest.from_record(parsed, source, root)
+            return candidate.encode("utf-8")
+    raise GateInputError(source, "properties", "cannot append entries at the end of the file; "
+                         "make `properties:` the last key, as a block list (`- test_id: ...`), "
+                         "and run gate init --add again")

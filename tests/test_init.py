@@ -1,0 +1,394 @@
+"""``gate init`` on a tiny real Hypothesis project: what it writes, what it refuses, ``--add``,
+and that a freshly initialised project stamps and classifies open through both routes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate.commands.main import main
+from gate.records import adopt, manifest, policy, schemas
+from gate.records.files import read_json, read_yaml
+from tests.property_suite.harness import env
+
+MANIFEST = Path(".github/gate.yml")
+CARDS = Path(".github/gate-cards")
+POLICY = Path(".github/gate-policy.yml")
+
+TEST_PROPS = '''\
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mylib import core
+from .helpers import twice
+
+
+@given(st.integers())
+def test_add_zero(x):
+    assert core.add(x, 0) == x
+
+
+@settings(max_examples=7)
+@given(st.lists(st.integers()))
+def test_sum_twice(xs):
+    assert twice(sum(xs)) == core.add(sum(xs), sum(xs))
+
+
+def test_plain():
+    assert core.add(1, 2) == 3
+
+
+class TestOrder:
+    @given(st.integers(), st.integers())
+    def test_commutes(self, a, b):
+        assert core.add(a, b) == core.add(b, a)
+'''
+
+
+def project(root: Path) -> Path:
+    """A tiny library, a test package with three Hypothesis tests and a plain one."""
+    (root / "mylib").mkdir()
+    (root / "mylib" / "__init__.py").write_text("")
+    (root / "mylib" / "core.py").write_text("def add(a, b):\n    return a + b\n")
+    (root / "mylib" / "unused.py").write_text("X = 1\n")
+    tests = root / "tests"
+    tests.mkdir()
+    (tests / "__init__.py").write_text("")
+    (tests / "helpers.py").write_text("def twice(x):\n    return 2 * x\n")
+    (tests / "test_props.py").write_text(TEST_PROPS)
+    (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(project(tmp_path))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    return tmp_path
+
+
+def init(*args: str) -> int:
+    return main(["init", *args])
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted((root / ".github").rglob("*")) if p.is_file()}
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), start=1) if needle in line)
+
+
+IDS = ["tests/test_props.py::test_add_zero", "tests/test_props.py::test_sum_twice",
+       "tests/test_props.py::TestOrder::test_commutes"]
+
+
+def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("tests") == 0
+    out = capsys.readouterr().out
+    assert "3 Hypothesis tests of 4 collected (1 other test left out)" in out
+    props = manifest.load(MANIFEST, Path("."))
+    assert [p.test_id for p in props] == IDS  # the plain test is not a property
+    cards = {p.test_id: read_json(p.card) for p in props}
+    for test_id, card in cards.items():
+        schemas.validate("sample-card", card, test_id)
+        assert card["property"] == test_id and isinstance(card["seed"], int)
+    assert [cards[t]["cases"] for t in IDS] == [100, 7, 100]  # max_examples, default 100
+    assert len({c["seed"] for c in cards.values()}) == 3  # freshly minted, one per card
+    assert {p.card.parent for p in props} == {CARDS}
+    # fixtures: the test file and the project modules it imports (absolute and relative)
+    assert props[0].fixtures == tuple(Path(p) for p in (
+        "tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py"))
+    lines = {t: line_of(TEST_PROPS, name) for t, name in zip(IDS, (
+        "@given(st.integers())", "@settings(max_examples=7)", "    @given"), strict=True)}
+    for prop in props:
+        assert prop.location == {"path": "tests/test_props.py", "line": lines[prop.test_id]}
+    assert [(p.junit_classname, p.junit_name) for p in props] == [
+        ("tests.test_props", "test_add_zero"), ("tests.test_props", "test_sum_twice"),
+        ("tests.test_props.TestOrder", "test_commutes")]
+    record = read_yaml(MANIFEST)
+    schemas.validate("manifest", record, str(MANIFEST))
+    assert record["version"] == 1
+    # the policy: valid, empty, and commented so people know what goes in it
+    text = POLICY.read_text()
+    assert policy.load(POLICY).allowlist == ()
+    assert "# allowlist:" in text and "expires:" in text
+    schemas.validate("policy", read_yaml(POLICY), str(POLICY))
+    assert policy_check(POLICY) == 0
+
+
+def policy_check(path: Path) -> int:
+    return main(["policy", "check", str(path), "--now", "1800000000"])
+
+
+def test_default_test_paths_and_other_file_names(repo: Path) -> None:
+    assert init("--manifest", "ci/props.yml", "--cards", "ci/cards",
+                "--policy", "ci/policy.yml") == 0  # no TESTS: pytest's own default
+    assert sorted(p.relative_to(repo).as_posix() for p in (repo / "ci").rglob("*.yml")) == [
+        "ci/policy.yml", "ci/props.yml"]
+    assert len(list((repo / "ci" / "cards").iterdir())) == 3
+    assert not (repo / ".github").exists()
+    props = manifest.load(Path("ci/props.yml"), Path("."))
+    assert all(p.card.parent == Path("ci/cards") for p in props)
+
+
+@pytest.mark.parametrize("existing", [MANIFEST, POLICY,
+                                      CARDS / "tests_test_props.py__test_add_zero.json"])
+def test_never_overwrites_a_file(repo: Path, existing: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    existing.parent.mkdir(parents=True, exist_ok=True)
+    existing.write_text("mine\n")
+    assert init("tests") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"gate: error: {existing}: ")
+    assert "never overwrites" in err
+    assert tree(repo) == {existing.as_posix(): b"mine\n"}  # nothing else was written
+
+
+def test_init_twice_refuses_and_changes_nothing(repo: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("tests") == 0
+    before = tree(repo)
+    capsys.readouterr()
+    assert init("tests") == 2
+    assert "--add" in capsys.readouterr().err
+    assert tree(repo) == before
+
+
+def test_add_appends_only_new_properties(repo: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("tests") == 0
+    before = tree(repo)
+    with (repo / "tests" / "test_props.py").open("a") as handle:
+        handle.write("\n\n@given(st.text())\ndef test_new(s):\n    assert s == s\n")
+    (repo / "tests" / "test_more.py").write_text(
+        "from hypothesis import given, strategies as st\nfrom mylib.core import add\n\n\n"
+        "@given(st.integers())\ndef test_more(x):\n    assert add(x, 1) > x\n")
+    capsys.readouterr()
+    assert init("--add", "tests") == 0
+    out = capsys.readouterr().out
+    assert "added 2 properties" in out
+    after = tree(repo)
+    old_manifest, new_manifest = before.pop(MANIFEST.as_posix()), after.pop(MANIFEST.as_posix())
+    assert new_manifest.startswith(old_manifest)  # existing entries byte-identical
+    assert {k: v for k, v in after.items() if k in before} == before  # old cards untouched
+    added = sorted(set(after) - set(before))
+    assert added == [f"{CARDS}/tests_test_more.py__test_more.json",
+                     f"{CARDS}/tests_test_props.py__test_new.json"]
+    props = manifest.load(MANIFEST, Path("."))
+    assert [p.test_id for p in props] == [*IDS, "tests/test_more.py::test_more",
+                                          "tests/test_props.py::test_new"]
+    assert props[3].fixtures == (Path("tests/test_more.py"), Path("mylib/core.py"))
+    # again: nothing new, nothing written
+    snapshot = tree(repo)
+    assert init("--add", "tests") == 0
+    assert "nothing to add" in capsys.readouterr().out
+    assert tree(repo) == snapshot
+    # a property that is gone is named, never removed
+    (repo / "tests" / "test_more.py").write_text("")
+    assert init("--add", "tests") == 0
+    assert ("note: 1 property of .github/gate.yml not collected any more (their stamps "
+            "will be resource_exit; remove them by hand): tests/test_more.py::test_more"
+            ) in capsys.readouterr().out
+    assert tree(repo) == snapshot
+
+
+def test_add_keeps_comments_and_hand_edits(repo: Path) -> None:
+    assert init("tests") == 0
+    text = MANIFEST.read_text().replace('      - "tests/helpers.py"\n',
+                                        '      - "tests/helpers.py"   # reviewed\n', 1)
+    text += "# a trailing comment kept as it is\n"
+    MANIFEST.write_text(text)
+    (repo / "tests" / "test_more.py").write_text(
+        "from hypothesis import given, strategies as st\n\n\n"
+        "@given(st.integers())\ndef test_more(x):\n    pass\n")
+    assert init("--add", "tests") == 0
+    assert MANIFEST.read_text().startswith(text)
+
+
+def test_add_refuses_a_manifest_it_cannot_append_to(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("tests") == 0
+    record = read_yaml(MANIFEST)
+    MANIFEST.write_text(f"properties: {json.dumps(record['properties'])}\nversion: 1\n")
+    before = tree(repo)
+    (repo / "tests" / "test_more.py").write_text(
+        "from hypothesis import given, strategies as st\n\n\n"
+        "@given(st.integers())\ndef test_more(x):\n    pass\n")
+    assert init("--add", "tests") == 2
+    err = capsys.readouterr().err
+    assert f"{MANIFEST}: properties: cannot append" in err and err.count("\n") == 1
+    assert tree(repo) == before
+
+
+def test_add_needs_a_manifest(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("--add", "tests") == 2
+    assert f"{MANIFEST}: --add: no manifest to add to" in capsys.readouterr().err
+    assert not (repo / ".github").exists()
+
+
+def test_add_refuses_a_broken_manifest(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert init("tests") == 0
+    text = MANIFEST.read_text().replace('path: "tests/test_props.py"', 'path: "tests/gone.py"', 1)
+    MANIFEST.write_text(text)
+    assert init("--add", "tests") == 2
+    assert "properties.0.location.path: 'tests/gone.py'" in capsys.readouterr().err
+
+
+def write_tests(repo: Path, body: str) -> None:
+    (repo / "tests" / "test_props.py").write_text(textwrap.dedent(body))
+
+
+@pytest.mark.parametrize(("body", "args", "message"), [
+    ("def test_plain():\n    assert True\n", ["tests"],
+     "tests: TESTS: no Hypothesis tests among the 1 tests pytest collected; the gate stamps "
+     "Hypothesis properties (tests decorated with @given)"),
+    ("X = 1\n", ["tests"], "TESTS: pytest collected no tests"),
+    ("import no_such_module\n", ["tests"], "(collect): pytest interrupted (an error during "
+     "collection)"),
+    (TEST_PROPS, ["tests/nowhere"], "(collect): pytest usage error"),
+    (TEST_PROPS, ["--root", "nowhere", "tests"], "nowhere: --root: not a folder"),
+    (TEST_PROPS, ["--cards", "/elsewhere", "tests"], "--cards: /elsewhere is outside the root"),
+    (TEST_PROPS, ["--root", "mylib", "--cards", "mylib/cards", "tests"],
+     "tests/test_props.py:8: location.path: "),
+    (TEST_PROPS, ["--python", "/no/such/python", "tests"],
+     "/no/such/python: --python: no such interpreter"),
+])
+def test_errors_are_one_line_and_write_nothing(
+        repo: Path, capsys: pytest.CaptureFixture[str], body: str, args: list[str],
+        message: str) -> None:
+    write_tests(repo, body)
+    assert init(*args) == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert err.count("\n") == 1 and err.startswith("gate: error: ")
+    assert not (repo / ".github").exists()
+
+
+def test_a_test_id_too_long_for_a_card_is_refused(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = "test_" + "x" * 260
+    write_tests(repo, f"from hypothesis import given, strategies as st\n\n\n"
+                      f"@given(st.integers())\ndef {name}(x):\n    pass\n")
+    assert init("tests") == 2
+    assert "longer than the 256 characters" in capsys.readouterr().err
+
+
+# --- the adopt helpers ----------------------------------------------------------------------
+
+
+def test_card_file_names_are_portable_distinct_and_bounded() -> None:
+    ids = ["t.py::test_a[1]", "t.py::test_a[1 ]", "T.py::test_a[1]", "t.py::" + "y" * 300]
+    names = adopt.card_file_names(ids, taken=["t.py__test_a_1.JSON"])
+    assert len({n.lower() for n in names.values()}) == 4
+    assert all(len(n) <= 96 + 14 and n.endswith(".json") for n in names.values())
+    assert all(set(n) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+               for n in names.values())
+    assert names["t.py::test_a[1]"] != "t.py__test_a_1.json"  # taken (case-insensitively)
+
+
+def test_module_files_keeps_project_modules_only(tmp_path: Path) -> None:
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    for name in ("pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "pkg/sub/b.py",
+                 "tests/conf.py", ".venv/lib/site-packages/dep/__init__.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    test = tmp_path / "tests" / "test_x.py"
+    test.write_text("import os, json\nimport pkg.sub.b\nfrom pkg import a, missing\n"
+                    "from pkg.sub import *\nfrom . import conf\nimport dep\nimport hypothesis\n"
+                    "def f():\n    import pkg.a\n")
+    search = [tmp_path / "tests", tmp_path, tmp_path / ".venv/lib/site-packages"]
+    found = adopt.module_files(test, search, tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "pkg/sub/b.py", "pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "tests/conf.py"]
+
+
+def test_a_test_file_that_is_not_python_names_its_line(tmp_path: Path) -> None:
+    from gate.errors import GateInputError
+
+    bad = tmp_path / "test_bad.py"
+    bad.write_text("def f(:\n")
+    with pytest.raises(GateInputError) as caught:
+        adopt.module_files(bad, [tmp_path], tmp_path)
+    assert caught.value.field == "line 1"
+
+
+# --- a freshly initialised project works with gate stamp, the plugin and classify ------------
+
+
+def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    environment = env()
+    return subprocess.run(list(argv), cwd=cwd, env=environment, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+GATE = (sys.executable, "-m", "gate")
+
+
+def stamps_of(folder: Path) -> dict[str, dict[str, Any]]:
+    return {s["test_id"]: s for s in (read_json(p) for p in folder.glob("*.json"))}
+
+
+def test_init_then_stamp_junit_and_plugin_routes_then_classify_open(repo: Path) -> None:
+    assert init("tests") == 0
+    done = run(*GATE, "stamp", "--manifest", "--server-class", "local-pinned", "--junit",
+               "r.xml", "--out", "stamps/local", "--", *PYTEST, "--junitxml=r.xml", "tests",
+               cwd=repo)
+    assert done.returncode == 0, done.stderr
+    # the plugin, with its default manifest (.github/gate.yml)
+    done = run(*PYTEST, "tests", "--gate-stamps", "stamps/free", "--gate-server-class",
+               "free-server", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    local, free = stamps_of(repo / "stamps/local"), stamps_of(repo / "stamps/free")
+    assert set(local) == set(free) == set(IDS)
+    assert {s["outcome"] for s in [*local.values(), *free.values()]} == {"pass"}
+    for test_id in IDS:
+        assert local[test_id]["fixture_hash"] == free[test_id]["fixture_hash"]
+        assert local[test_id]["location"]["path"] == "tests/test_props.py"
+    done = run(*GATE, "classify", "--stamps", "stamps", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "decision=open tests=3 accepted=3 frozen=0 rejected=0"
+
+
+def test_init_then_the_plugin_in_both_classes_then_classify_open(repo: Path) -> None:
+    assert init("tests") == 0
+    for server_class in ("local-pinned", "free-server"):
+        done = run(*PYTEST, "tests", "--gate-stamps", f"stamps/{server_class}",
+                   "--gate-server-class", server_class, "--gate-manifest", str(MANIFEST),
+                   cwd=repo)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "gate: 3 stamps written" in done.stdout
+    done = run(*GATE, "classify", "--stamps", "stamps", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "decision=open tests=3 accepted=3 frozen=0 rejected=0"
+
+
+def test_gate_init_runs_as_a_command(repo: Path) -> None:
+    done = run(*GATE, "init", "tests", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "wrote .github/gate.yml (3 properties)" in done.stdout
+    assert os.path.isfile(repo / POLICY)
+
+
+def test_the_collector_needs_nothing_of_the_gate_in_the_test_environment(
+        repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """--python names an interpreter where ``import gate`` fails: collecting still works."""
+    wrapper = tmp_path_factory.mktemp("bin") / "python"
+    wrapper.write_text(
+        "#!/bin/sh\nPYTEST_DISABLE_PLUGIN_AUTOLOAD=1 exec " + sys.executable + " -c '"
+        "import sys, runpy; sys.modules[\"gate\"] = None; sys.argv = sys.argv[2:]; "
+        "runpy.run_module(\"pytest\", run_name=\"__main__\")' \"$@\"\n")
+    wrapper.chmod(0o755)
+    assert init("--python", str(wrapper), "tests") == 0
+    assert [p.test_id for p in manifest.load(MANIFEST, Path("."))] == IDS
