@@ -15,7 +15,10 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
     if args.max_days is not None and not 1 <= args.max_days <= 3650:
         raise GateInputError("gate policy check", "--max-days", "must be between 1 and 3650")
     pol = policy.load(Path(args.file))
-    findings = policy.check(pol, clock(args), args.max_days)
+    now = clock(args)
+    findings = policy.check(pol, now, args.max_days)
+    for line in policy.describe(pol, now):
+        print(f"{args.file}: {line}")
     for finding in findings:
         print(f"{args.file}: {finding}")
     print(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
