@@ -251,9 +251,9 @@ def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
     prefix = env.get("GATE_ARTIFACT_PREFIX", "").strip() or "gate-stamps"
     stamps_dir = env.get("GATE_STAMPS_DIR", "").strip()
     if exc.field == "--stamps" and ("no stamps" in exc.message or "no such folder" in exc.message):
-        return (f"no stamps found: no artifact matched the pattern {prefix}-*. Is the artifact-prefix "
-                "input the same in the stamp jobs and the gate job, and did every stamp job run "
-                "and upload its stamps?")
+        return (f"no stamps found: no artifact matched the pattern {prefix}-*. Is the "
+                "artifact-prefix input the same in the stamp jobs and the gate job, and did "
+                "every stamp job run and upload its stamps?")
     text = f"{exc.source}: {exc.field}: {exc.message}"
     if stamps_dir:
         text = text.replace(stamps_dir.rstrip("/") + "/", "").replace(stamps_dir,
