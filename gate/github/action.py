@@ -78,6 +78,7 @@ class Settings:
     token: str
     now: int | None
     output_file: str
+    comment: str = "off"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -88,6 +89,10 @@ class Settings:
         if not _PREFIX.match(prefix):
             raise GateInputError("artifact-prefix", "(input)",
                                  "letters, digits, '.', '_' and '-' only, at most 64")
+        comment = env.get("GATE_COMMENT", "").strip().lower() or "off"
+        if comment not in ("off", "on-red", "always"):
+            raise GateInputError("comment", "(input)",
+                                 f"must be off, on-red or always, not {comment!r}")
         runner_temp = env.get("RUNNER_TEMP", "").strip()
         if not runner_temp:
             raise GateInputError("RUNNER_TEMP", "(env)", "not set: run this inside a job")
@@ -117,6 +122,7 @@ class Settings:
             token=env.get("GATE_GITHUB_TOKEN", "").strip(),
             now=_int(env, "GATE_NOW"),
             output_file=env.get("GITHUB_OUTPUT", ""),
+            comment=comment,
         )
 
     @property
@@ -228,7 +234,12 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     publish.write_summary(built, url, notes, None, github_env, view=view)
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""
+    outputs["report-artifact"] = report_artifact(settings)  # action.yml uploads it
     publish.write_outputs(github_env, outputs)
+    said = publish.post_comment(built, github_env, name=settings.check_name,
+                                mode=settings.comment, view=view)
+    if said:
+        print(workflow.log_line(said))
     for line in review.log_lines(built):
         print(line)
     counts = built["counts"]

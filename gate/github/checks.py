@@ -474,6 +474,62 @@ def _publish(p: Plan, settings: Settings, sleep: Callable[[float], None]) -> Pub
         gh.close()
 
 
+# --- the pull-request comment (gate/github/comment.py builds the body) ---------------------------
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    posted: bool
+    reason: str = ""  # one line; empty when posted (or when nothing needed doing)
+    url: str | None = None
+    created: bool = False  # False: an existing comment (same marker) was updated
+    skipped: bool = False  # nothing to update and nothing to create
+
+
+def _client(settings: Settings) -> Any:
+    from github import Auth, Github
+
+    return Github(
+        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
+        retry=_retry(settings), timeout=settings.timeout, lazy=True,
+        seconds_between_requests=None, seconds_between_writes=None,
+    )
+
+
+def upsert_comment(settings: Settings, number: int, marker: str, body: str, *,
+                   create: bool = True) -> CommentResult:
+    """Update the comment on pull request ``number`` whose body starts with ``marker``, or
+    create one (when ``create``). Needs ``pull-requests: write``; any refusal or failure is a
+    :class:`CommentResult` with a one-line reason, never an exception. Ambiguous writes are not
+    re-sent: the next run finds the comment by its marker and updates it."""
+    if not settings.token:
+        return CommentResult(False, "no token")
+    try:
+        gh = _client(settings)
+    except Exception as exc:  # pragma: no cover - construction does no I/O
+        return CommentResult(False, _one_line(f"{type(exc).__name__}: {exc}"))
+    try:
+        issue = gh.get_repo(settings.repository).get_issue(number)
+        for index, comment in enumerate(issue.get_comments()):
+            if index >= 100 * LOOKUP_MAX_PAGES:
+                break
+            if (comment.body or "").startswith(marker):
+                comment.edit(body)
+                return CommentResult(True, url=comment.html_url)
+        if not create:
+            return CommentResult(False, skipped=True)
+        made = issue.create_comment(body)
+        return CommentResult(True, url=made.html_url, created=True)
+    except Exception as exc:  # publishing must never decide anything: report, don't raise
+        outcome = _classify(exc)
+        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+        if "lacks checks: write" in reason:
+            reason = reason.replace("checks: write", "pull-requests: write")
+        return CommentResult(False, _one_line(reason))
+    finally:
+        gh.close()
+
+
 def _create(repo: Repository, p: Plan, settings: Settings) -> CheckRun:
     first = list(p.annotations[:ANNOTATIONS_PER_REQUEST])
     kwargs: dict[str, Any] = {}

@@ -62,6 +62,50 @@ def head_sha(env: Mapping[str, str]) -> str | None:
     return sha.lower() if _HEX40.fullmatch(sha) else None
 
 
+def pr_number(env: Mapping[str, str]) -> int | None:
+    """The pull request's number from the event payload, or None (not a pull request)."""
+    from gate.records.files import read_json
+
+    event_path = env.get("GITHUB_EVENT_PATH")
+    if not event_path:
+        return None
+    try:
+        event = read_json(Path(event_path))
+    except GateInputError:
+        return None
+    pr = event.get("pull_request") if isinstance(event, dict) else None
+    number = pr.get("number") if isinstance(pr, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) and number > 0 \
+        else None
+
+
+def post_comment(report: Mapping[str, Any], env: Mapping[str, str], *, name: str, mode: str,
+                 view: Any = None) -> str:
+    """The optional pull-request comment; returns one log line saying what happened."""
+    from gate.github import checks, comment
+
+    todo = comment.action(mode, report)
+    if todo == "none":
+        return ""
+    number = pr_number(env)
+    if number is None:
+        return "gate: no pull-request comment: this run is not for a pull request"
+    settings, missing = _check_settings(env, name=name, view=view, max_retries=2,
+                                        max_wait=10.0)
+    if settings is None:
+        return f"gate: pull-request comment not posted: {missing}"
+    body = comment.body(report, name, settings.view)
+    result = checks.upsert_comment(settings, number, comment.marker(name), body,
+                                   create=todo == "create")
+    if result.skipped:
+        return ""
+    if not result.posted:
+        return (f"gate: pull-request comment not posted (it needs pull-requests: write): "
+                f"{result.reason}")
+    return (f"gate: pull-request comment {'created' if result.created else 'updated'}: "
+            f"{result.url or ''}")
+
+
 def default_external_id(env: Mapping[str, str]) -> str | None:
     run_id, attempt, job = (env.get(k, "") for k in ("GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT",
                                                       "GITHUB_JOB"))
