@@ -324,3 +324,16 @@ def test_an_earlier_attempts_report_artifact_is_not_a_stamp(tmp_path: Path) -> N
     write_json(tmp_path / "stamps" / "gate-stamps-report-gate-1" / "report-gate-1.json",
                {"schema": "gate-report/v1"})
     assert action.run(_env(tmp_path, GITHUB_RUN_ATTEMPT="2")) == 0
+
+
+def test_the_gate_step_passes_the_inputs_gate_mode_reads() -> None:
+    """In-process tests set the environment themselves; this checks action.yml does too (the
+    artifact prefix was once missing, so a custom prefix refused every stamp)."""
+    import yaml
+
+    steps = yaml.safe_load((EXAMPLES.parent.parent / "action.yml").read_text())["runs"]["steps"]
+    (gate,) = [s for s in steps if s.get("id") == "gate"]
+    for name in ("GATE_ARTIFACT_PREFIX", "GATE_COMMENT", "GATE_POLICY", "GATE_CHECK_NAME",
+                 "GATE_GITHUB_TOKEN", "GATE_NOW", "GATE_FAIL_ON_CLOSED", "GATE_STAMPS_DIR"):
+        assert name in gate["env"], name
+    assert gate["env"]["GATE_ARTIFACT_PREFIX"] == "${{ inputs.artifact-prefix }}"

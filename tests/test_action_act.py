@@ -163,6 +163,13 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     assert run["conclusion"] == "failure"
     assert len(run["annotations"]) == 1
     assert run["annotations"][0]["annotation_level"] == "failure"
+    save = os.environ.get("GATE_RENDER_DIR")  # to look at it: render these with a browser
+    if save:
+        Path(save).mkdir(parents=True, exist_ok=True)
+        (Path(save) / "act-summary.md").write_text(gate.summary, encoding="utf-8")
+        (Path(save) / "act-check-run.md").write_text(
+            f"# {run['output']['title']}\n\n{run['output']['summary']}\n\n"
+            f"{run['output'].get('text') or ''}", encoding="utf-8")
     summary = html.unescape(run["output"]["summary"])
     assert "failure_class=property_miss" in summary
     assert "**What happened:** red in both server classes." in summary
