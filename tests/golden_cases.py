@@ -53,6 +53,11 @@ FAILURE = {"type": "AssertionError",
                         "--hypothesis-seed=7"}
 
 
+HYPOTHESIS = {"version": "6.100.0", "seed": 7, "max_examples": 200, "derandomize": True,
+              "database": None, "deadline_ms": None, "suppress_health_check": [],
+              "examples_run": 143}
+
+
 def _loaded(*stamps_: dict[str, Any]) -> list[pairing.Loaded]:
     return [pairing.Loaded(s, f"gate-stamps-{s['server_class']}-stamp-1-0a1b2c3d/"
                               f"{s['run_id']}.json") for s in stamps_]
@@ -84,7 +89,8 @@ def one_of_each() -> dict[str, Any]:
     s: list[dict[str, Any]] = []
     # reject_not_allowlisted, with the card issue's failure fields
     s += [_stamp("test_locale_round_trip", 41, LOCAL, "pass", "l-loc"),
-          _stamp("test_locale_round_trip", 41, FREE, "assert_fail", "f-loc", failure=FAILURE)]
+          _stamp("test_locale_round_trip", 41, FREE, "assert_fail", "f-loc", failure=FAILURE,
+                 hypothesis=HYPOTHESIS)]
     # freeze_inside_server_class, expiring in 5 days (flagged)
     frozen_card = _card("test_unicode_width", NOW + 5 * DAY)
     s += [_stamp("test_unicode_width", 52, LOCAL, "pass", "l-uw", frozen_card),
@@ -107,9 +113,10 @@ def one_of_each() -> dict[str, Any]:
           _stamp("test_dedupe_idempotent", 96, FREE, "assert_fail", "f-dd")]
     # reject_fixture_mismatch: the seed differs
     s += [_stamp("test_shuffle_perm", 107, LOCAL, "pass", "l-sp",
-                 _card("test_shuffle_perm", seed=7)),
+                 _card("test_shuffle_perm", seed=7), hypothesis=HYPOTHESIS),
           _stamp("test_shuffle_perm", 107, FREE, "pass", "f-sp",
-                 _card("test_shuffle_perm", seed=8))]
+                 _card("test_shuffle_perm", seed=8),
+                 hypothesis={**HYPOTHESIS, "seed": 8, "derandomize": False})]
     # reject_missing_stamp: only local-pinned ran
     s += [_stamp("test_gzip_round_trip", 118, LOCAL, "pass", "l-gz")]
     # two greens

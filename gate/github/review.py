@@ -203,6 +203,21 @@ def _failure_lines(run: Mapping[str, Any]) -> list[str]:
     return out
 
 
+HYPOTHESIS_KEYS = ("seed", "max_examples", "derandomize", "database", "deadline_ms",
+                   "examples_run")
+
+
+def _hypothesis_line(run: Mapping[str, Any]) -> list[str]:
+    settings = run.get("hypothesis")
+    if not isinstance(settings, Mapping) or not settings:
+        return []
+    parts = [f"{key}={settings[key]}" for key in HYPOTHESIS_KEYS if key in settings]
+    if not parts:
+        return []
+    return [f"Hypothesis ({markdown.inline(str(run.get('server_class', '')))}): "
+            f"{markdown.inline(', '.join(parts), 500)}", ""]
+
+
 def _reproduce(pair: Mapping[str, Any]) -> str | None:
     for run in _runs(pair):
         value = _failure(run).get("reproduce")
@@ -329,9 +344,11 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
                 "the property." + _repro_words(pair)]
     if action == "reject_fixture_mismatch":
         diffs = [f"- {markdown.inline(str(d), TEXT_CHARS)}" for d in pair.get("mismatch", [])]
-        generator = any(str(d).startswith(("sample card seed", "sample card cases"))
+        generator = any(str(d).startswith(("sample card seed", "sample card cases",
+                                           "Hypothesis setting"))
                         for d in pair.get("mismatch", []))
-        extra = " The generator settings (seed or case count) differ." if generator else ""
+        extra = (" The generator settings (seed, case count or Hypothesis settings) differ."
+                 if generator else "")
         return ["**Next step:** both stamp jobs must check out the same commit and run the same "
                 f"card and fixtures; re-run both.{extra} What differs:", "",
                 *(diffs or ["- (the report does not say; compare the two stamps)"])]
@@ -383,6 +400,8 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         out.append("")
     for run in _runs(pair)[:4]:
         out += _failure_lines(run)
+        if _failure(run):
+            out += _hypothesis_line(run)
     out += [*next_step(pair, now, max_days, view), "", *_details(pair), ""]
     return out
 

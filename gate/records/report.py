@@ -76,6 +76,13 @@ def mismatch(local: Mapping[str, Any], free: Mapping[str, Any]) -> list[str]:
         if ca.get(key) != cb.get(key):
             out.append(f"sample card {key}: {stamps.LOCAL} {_short(ca.get(key))} vs "
                        f"{stamps.FREE} {_short(cb.get(key))}")
+    ha, hb = local.get("hypothesis"), free.get("hypothesis")
+    ha = ha if isinstance(ha, Mapping) else {}
+    hb = hb if isinstance(hb, Mapping) else {}
+    for key in sorted((set(ha) | set(hb)) - {"examples_run"}):
+        if ha and hb and ha.get(key) != hb.get(key):
+            out.append(f"Hypothesis setting {key}: {stamps.LOCAL} {_short(ha.get(key))} vs "
+                       f"{stamps.FREE} {_short(hb.get(key))}")
     return out[:64]
 
 
