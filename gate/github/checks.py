@@ -136,7 +136,7 @@ def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
         head += [f"JSON report: artifact {review.span(view.report_artifact)} in {where}", ""]
     greens = review.greens(pairs)
     tail = ([f"{len(greens)} accepted test{'s are' if len(greens) != 1 else ' is'} listed "
-             "below the fold (the check run's details)."] if greens else [])
+             "below."] if greens else [])
     room = max_bytes - markdown.utf8_len("\n".join([*head, *tail])) - 200
     reds, _ = review.red_blocks(report, view, room)
     return markdown.truncate("\n".join([*head, *reds, *tail]).rstrip("\n"), max_bytes,

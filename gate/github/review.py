@@ -402,6 +402,14 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         out += _failure_lines(run)
         if _failure(run):
             out += _hypothesis_line(run)
+    silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
+              if r.get("outcome") == "assert_fail" and not _failure(r)]
+    if silent:
+        who = markdown.inline(" and ".join(silent))
+        out += [f"The {who} stamp carries no failure message: the stamp job's log has the "
+                "assertion." if len(silent) == 1 else
+                f"The {who} stamps carry no failure message: the stamp jobs' logs have the "
+                "assertion.", ""]
     out += [*next_step(pair, now, max_days, view), "", *_details(pair), ""]
     return out
 
