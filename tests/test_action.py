@@ -247,3 +247,93 @@ def test_cli_action_reports_bad_input_in_one_line(tmp_path: Path,
     result = run_cli("action")
     assert result.code == 2
     assert result.err_lines == ["gate: error: mode: (input): must be gate or stamp, not 'nope'"]
+
+
+# -- bad input in gate mode still reports (issue 12) ------------------------------------------
+
+
+def _double_env(tmp_path: Path, double: GitHubDouble, **extra: str) -> dict[str, str]:
+    return _env(tmp_path, GATE_GITHUB_TOKEN=WRITE_TOKEN, GITHUB_API_URL=double.base_url,
+                GITHUB_REPOSITORY="acme/widgets", GITHUB_SHA="b" * 40, **extra)
+
+
+@pytest.mark.parametrize("case", ["no-stamps", "no-folder", "invalid-stamp", "broken-policy",
+                                  "bad-setting"])
+def test_bad_input_publishes_a_failure_check_run_and_a_summary(
+        tmp_path: Path, github_double: GitHubDouble, capsys: pytest.CaptureFixture[str],
+        case: str) -> None:
+    env = _double_env(tmp_path, github_double, GATE_ARTIFACT_PREFIX="gate-stmps")
+    wanted = {"no-stamps": "no artifact matched the pattern gate-stmps-*",
+              "no-folder": "no artifact matched the pattern gate-stmps-*",
+              "invalid-stamp": "outcome",
+              "broken-policy": "policy.yml",
+              "bad-setting": "GATE_FAIL_ON_CLOSED"}[case]
+    if case != "no-folder":
+        (tmp_path / "stamps").mkdir()
+    if case == "invalid-stamp":
+        write_json(tmp_path / "stamps" / "gate-stmps-free-server-stamp-1-0a1b2c3d" / "f.json",
+                   {**stamp(FREE, "pass", run_id="f1"), "outcome": "maybe"})
+    if case == "broken-policy":
+        (tmp_path / "policy.yml").write_text("allowlist: [{test_id: t}]\n", encoding="utf-8")
+        env["GATE_POLICY"] = str(tmp_path / "policy.yml")
+    if case == "bad-setting":
+        env["GATE_FAIL_ON_CLOSED"] = "perhaps"
+    with pytest.raises(GateInputError):
+        action.run(env)
+    out = capsys.readouterr().out
+    errors = [line for line in out.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1 and wanted in errors[0]
+    assert str(tmp_path / "stamps") not in errors[0]  # no temp paths
+    (run,) = github_double.check_runs.values()
+    assert run["conclusion"] == "failure" and run["status"] == "completed"
+    assert run["output"]["title"].startswith("could not decide: ")
+    assert wanted.replace("`", "") in run["output"]["title"].replace("`", "")
+    assert str(tmp_path / "stamps") not in run["output"]["summary"]
+    assert github_double.invalid_requests() == []
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("## ❌ agent-patch gate: could not decide")
+    assert "**What went wrong:**" in summary and str(tmp_path / "stamps") not in summary
+    assert _outputs(tmp_path / "output.txt")["decision"] == "closed"
+
+
+def test_bad_input_without_a_token_still_writes_the_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "stamps").mkdir()
+    with pytest.raises(GateInputError):
+        action.run(_env(tmp_path))
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "no artifact matched the pattern gate-stamps-&#42;" in summary
+    assert "check run not published: GITHUB&#95;TOKEN" in summary
+    assert "::error title=agent-patch gate could not decide::no stamps found" in (
+        capsys.readouterr().out)
+
+
+def test_the_log_names_every_rejected_and_frozen_test(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _stamps(tmp_path, "pass", "assert_fail")
+    assert action.run(_env(tmp_path)) == 1
+    lines = capsys.readouterr().out.splitlines()
+    named = [line for line in lines if line.startswith("gate: rejected: ")]
+    assert named == ["gate: rejected: parser_round_trip: reject_not_allowlisted (a free-server "
+                     "red with a green local-pinned run; not allowlisted)"]
+    assert lines[-1].endswith("JSON report: artifact gate-stamps-report-gate-1")
+
+
+def test_an_earlier_attempts_report_artifact_is_not_a_stamp(tmp_path: Path) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    write_json(tmp_path / "stamps" / "gate-stamps-report-gate-1" / "report-gate-1.json",
+               {"schema": "gate-report/v1"})
+    assert action.run(_env(tmp_path, GITHUB_RUN_ATTEMPT="2")) == 0
+
+
+def test_the_gate_step_passes_the_inputs_gate_mode_reads() -> None:
+    """In-process tests set the environment themselves; this checks action.yml does too (the
+    artifact prefix was once missing, so a custom prefix refused every stamp)."""
+    import yaml
+
+    steps = yaml.safe_load((EXAMPLES.parent.parent / "action.yml").read_text())["runs"]["steps"]
+    (gate,) = [s for s in steps if s.get("id") == "gate"]
+    for name in ("GATE_ARTIFACT_PREFIX", "GATE_COMMENT", "GATE_POLICY", "GATE_CHECK_NAME",
+                 "GATE_GITHUB_TOKEN", "GATE_NOW", "GATE_FAIL_ON_CLOSED", "GATE_STAMPS_DIR"):
+        assert name in gate["env"], name
+    assert gate["env"]["GATE_ARTIFACT_PREFIX"] == "${{ inputs.artifact-prefix }}"

@@ -11,6 +11,7 @@ folder); everything else -- action.yml, its Python set-up with the hash-locked r
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
@@ -71,10 +72,16 @@ def double() -> Iterator[GitHubDouble]:
 
 
 def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
-                 fail: str = "") -> ActResult:
+                 fail: str = "", edit: dict[str, str] | None = None) -> ActResult:
     work = tmp_path / "repo"
     work.mkdir()
     workflow = _project_copy(work)
+    if edit:  # a user's mistake, made in the copied example workflow
+        text = workflow.read_text(encoding="utf-8")
+        for old, new in edit.items():
+            assert old in text, old
+            text = text.replace(old, new)
+        workflow.write_text(text, encoding="utf-8")
     payload: dict[str, Any] = {
         "number": 7,
         "pull_request": {"number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}},
@@ -106,18 +113,23 @@ def test_open_gate_under_act(tmp_path: Path, double: GitHubDouble, wheelhouse: P
     for server_class in ("local-pinned", "free-server"):
         stamp = result.job("stamp", {"server-class": server_class})
         assert stamp.succeeded, stamp.result
-    # Two artifacts, one per class, three stamps each.
+    # Two stamp artifacts, one per class, three stamps each, and the JSON report.
     artifacts = sorted(p.name for p in (tmp_path / "artifacts").iterdir())
-    assert len(artifacts) == 2 and all(a.startswith("gate-stamps-") for a in artifacts)
+    assert len(artifacts) == 3 and all(a.startswith("gate-stamps-") for a in artifacts)
+    assert "gate-stamps-report-gate-1" in artifacts
     for folder in (tmp_path / "artifacts").iterdir():
-        assert len(list(folder.rglob("*.json"))) == 3
+        if folder.name != "gate-stamps-report-gate-1":
+            assert len(list(folder.rglob("*.json"))) == 3
+    (report,) = (tmp_path / "artifacts" / "gate-stamps-report-gate-1").rglob("*.json")
+    assert json.loads(report.read_text(encoding="utf-8"))["decision"] == "open"
 
     gate = result.job("gate")
     assert gate.succeeded
-    blocks = FOUR.findall(gate.summary)
-    assert len(blocks) == 3, gate.summary
-    for test_id in ("parser_round_trip", "tokenizer_total", "lexer_unicode"):
-        assert f"test_id={test_id}" in gate.summary
+    assert FOUR.findall(gate.summary) == []  # green pairs: no failure class shown
+    assert "all 3 tests green in both classes" in gate.summary
+    assert "JSON report: artifact `gate-stamps-report-gate-1`" in gate.summary
+    for test_id in ("parser&#95;round&#95;trip", "tokenizer&#95;total", "lexer&#95;unicode"):
+        assert test_id in gate.summary
     outputs = _gate_outputs(result)
     assert outputs["decision"] == "open"
     assert outputs["failure-class"] == "none"  # every pair green: nothing to classify
@@ -138,7 +150,9 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     assert result.returncode != 0
     gate = result.job("gate")
     assert not gate.succeeded
-    assert len(FOUR.findall(gate.summary)) == 3
+    assert len(FOUR.findall(gate.summary)) == 1  # once per red pair
+    assert "gate: rejected: lexer_unicode: reject_stable_fail (red in both server classes)" in (
+        gate.stdout)
     outputs = _gate_outputs(result)
     assert outputs["decision"] == "closed"
     assert outputs["failure-class"] == "property_miss"
@@ -149,5 +163,49 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     assert run["conclusion"] == "failure"
     assert len(run["annotations"]) == 1
     assert run["annotations"][0]["annotation_level"] == "failure"
-    assert "`property_miss`" in run["output"]["summary"]
-    assert "action: reject_stable_fail" in html.unescape(run["output"]["text"])
+    save = os.environ.get("GATE_RENDER_DIR")  # to look at it: render these with a browser
+    if save:
+        Path(save).mkdir(parents=True, exist_ok=True)
+        (Path(save) / "act-summary.md").write_text(gate.summary, encoding="utf-8")
+        (Path(save) / "act-check-run.md").write_text(
+            f"# {run['output']['title']}\n\n{run['output']['summary']}\n\n"
+            f"{run['output'].get('text') or ''}", encoding="utf-8")
+    summary = html.unescape(run["output"]["summary"])
+    assert "failure_class=property_miss" in summary
+    assert "**What happened:** red in both server classes." in summary
+    assert "**Next step:** a real property miss" in summary
+
+
+def test_a_stamp_command_that_cannot_start_names_the_cause(
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+    """The free-server leg's command fails before any test runs (no JUnit report)."""
+    result = _run_example(tmp_path, double, wheelhouse, edit={
+        "command: cd gate/examples && python -m pytest --junitxml=junit.xml":
+        "command: cd gate/examples && python -m ${{ matrix.server-class == 'free-server' && "
+        "'no_such_pytest' || 'pytest' }} --junitxml=junit.xml"})
+    gate = result.job("gate")
+    assert not gate.succeeded
+    (run,) = double.check_runs.values()
+    assert run["conclusion"] == "failure"
+    summary = html.unescape(run["output"]["summary"])
+    cause = "the test command failed before writing a report: exit code 1; no JUnit report"
+    assert summary.count(cause) == 3, summary
+    assert summary.count("re-run the free-server stamp job") == 3
+    assert all(cause in note["message"] for note in run["annotations"])
+    assert cause in html.unescape(gate.summary)
+    assert gate.stdout.count("reject_run_retry_new_id") >= 3
+
+
+def test_a_mistyped_artifact_prefix_publishes_a_failure_check_run(
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+    result = _run_example(tmp_path, double, wheelhouse, edit={
+        "          mode: gate\n": "          mode: gate\n          artifact-prefix: gate-stmps\n"})
+    gate = result.job("gate")
+    assert not gate.succeeded
+    (run,) = double.check_runs.values()
+    assert run["conclusion"] == "failure" and run["head_sha"] == HEAD_SHA
+    assert "no artifact matched the pattern gate-stmps-*" in run["output"]["title"]
+    assert "could not decide" in gate.summary
+    assert any(note.level == "error" and "no stamps found" in note.message
+               for note in gate.annotations), gate.annotations
+    assert "/tmp/" not in run["output"]["summary"]

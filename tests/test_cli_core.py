@@ -239,13 +239,15 @@ def test_policy_check_exit_codes(tmp_path: Path) -> None:
     healthy = tmp_path / "ok.yml"
     healthy.write_text(policy_yaml([allow_entry()]), encoding="utf-8")
     ok = run_cli("policy", "check", healthy, "--now", NOW)
-    assert (ok.code, ok.lines) == (0, ["policy: 1 entries, 0 findings"])
+    assert (ok.code, ok.lines[-1]) == (0, "policy: 1 entries, 0 findings")
+    assert "EXPIRES WITHIN 7 DAYS" in ok.lines[0] and "(in 1 day)" in ok.lines[0]
     expired = tmp_path / "old.yml"
     expired.write_text(policy_yaml([allow_entry(expires=PAST)]), encoding="utf-8")
     rot = run_cli("policy", "check", expired, "--now", NOW)
     assert rot.code == 1
     assert rot.lines[-1] == "policy: 1 entries, 1 findings"
-    assert rot.lines[0].startswith(f"{expired}: allowlist.0 ")
+    assert rot.lines[0].startswith(f"{expired}: allowlist.0: EXPIRED: ")
+    assert rot.lines[1].startswith(f"{expired}: allowlist.0 ")
     broken = tmp_path / "broken.yml"
     broken.write_text("allowlist:\n  - test_id: x\n", encoding="utf-8")
     assert_bad_input(run_cli("policy", "check", broken, "--now", NOW), str(broken),

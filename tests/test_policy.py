@@ -71,8 +71,26 @@ def test_every_finding_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[s
             + entry(test_id="b", added=NOW + DAY, expires=NOW + 90 * DAY) + entry(test_id="c"))
     assert check(tmp_path, text) == 1
     out = capsys.readouterr().out
-    assert "'a'" in out and out.count("'b'") == 2
-    assert "'c'" not in out and out.strip().endswith("3 entries, 3 findings")
+    findings = "\n".join(line for line in out.splitlines() if " frozen in " not in line)
+    assert "'a'" in findings and findings.count("'b'") == 2
+    assert "'c'" not in findings and out.strip().endswith("3 entries, 3 findings")
+
+
+def test_every_entry_is_described_for_people(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    text = ("allowlist:\n" + entry(test_id="a", expires=NOW - 3 * DAY)
+            + entry(test_id="b", expires=NOW + 5 * DAY, issue=1234)
+            + entry(test_id="c", expires=NOW + 12 * DAY))
+    check(tmp_path, text)
+    lines = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines()
+             if " frozen in " in line]
+    assert len(lines) == 3
+    assert lines[0].startswith("allowlist.0: EXPIRED: 'a' frozen in free-server; owner ")
+    assert lines[0].endswith("(expired 3 days ago)")
+    assert lines[1].startswith("allowlist.1: EXPIRES WITHIN 7 DAYS: 'b'")
+    assert "; issue: 1234; " in lines[1] and lines[1].endswith("(in 5 days)")
+    assert lines[2].startswith("allowlist.2: ok: 'c'") and "issue: none" in lines[2]
+    assert " UTC (in 12 days)" in lines[2]
 
 
 @pytest.mark.parametrize("text", [

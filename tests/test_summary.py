@@ -1,4 +1,5 @@
-"""The job summary: the four SPEC §4 lines per pair in a grep-able block, a table, a diagram."""
+"""The job summary: reds first, each with the four SPEC §4 lines verbatim; hostile strings stay
+inert; size limits."""
 
 from __future__ import annotations
 
@@ -74,24 +75,39 @@ def hostile_report() -> dict[str, Any]:
 
 
 def required_block(md: str) -> list[str]:
-    """The lines inside the fenced block under 'Required fields'."""
+    """The test_id= and four-field lines inside every red block's fenced ``text`` block."""
     lines = md.split("\n")
-    start = lines.index("### Required fields") + 2
-    fence = re.fullmatch(r"(`{3,})text", lines[start])
-    assert fence, lines[start]
-    end = lines.index(fence.group(1), start + 1)
-    return lines[start + 1:end]
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        fence = re.fullmatch(r"(`{3,})text", lines[index])
+        if fence:
+            end = lines.index(fence.group(1), index + 1)
+            out += [x for x in lines[index + 1:end] if not x.startswith("run ")]
+            index = end
+        index += 1
+    return out
 
 
-def table_rows(md: str, header: str = "| Test |") -> list[str]:
+def outside_fences(md: str) -> str:
+    """The summary without its fenced blocks (where nothing is decoded or acted on)."""
     lines = md.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append(line)
-    return rows
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        fence = re.fullmatch(r"(`{3,})[a-z]*", lines[index])
+        if fence:
+            index = lines.index(fence.group(1), index + 1) + 1
+            continue
+        kept.append(lines[index])
+        index += 1
+    return "\n".join(kept)
+
+
+def green_items(md: str) -> list[str]:
+    lines = md.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("### ✅"))
+    return [line for line in lines[start:] if line.startswith("- ")]
 
 
 def expected_group(pair: dict[str, Any]) -> list[str]:
@@ -104,12 +120,13 @@ def test_hostile_report_is_schema_valid_except_lone_surrogates() -> None:
     schemas.validate("report", rep, "hostile")
 
 
-def test_four_lines_verbatim_for_every_pair() -> None:
+def test_four_lines_verbatim_for_every_red_pair() -> None:
     rep = make_report(rejected=2, frozen=1, accepted=3)
     md = summary.render(rep)
     block = required_block(md)
-    assert len(block) == 5 * 6
-    for index, pair in enumerate(rep["pairs"]):
+    reds = [p for p in rep["pairs"] if p["status"] != "accepted"]
+    assert len(block) == 5 * len(reds)
+    for index, pair in enumerate(reds):
         group = block[5 * index:5 * index + 5]
         assert group == [f"test_id={pair['test_id']}", *report.four_lines(pair)]
     # a script can grep the four lines after the test id line
@@ -119,6 +136,10 @@ def test_four_lines_verbatim_for_every_pair() -> None:
     assert block[at + 2] == "failure_class=property_miss"
     assert block[at + 3] == "freeze_allowed=false"
     assert block[at + 4] == f"fixture_path=fixtures/{SHA}.json"
+    # greens are listed by name only, never with a failure class
+    assert len(green_items(md)) == 3
+    assert not any("failure_class" in line or "property_miss" in line
+                   for line in green_items(md))
 
 
 def test_none_for_missing_pin() -> None:
@@ -129,23 +150,21 @@ def test_none_for_missing_pin() -> None:
                          "freeze_allowed=false", "fixture_path=none"]
 
 
-def test_hostile_strings_stay_inside_their_cells_and_block() -> None:
+def test_hostile_strings_stay_inside_their_blocks() -> None:
     rep = hostile_report()
     md = summary.render(rep, check_run_url="https://github.com/o/r/runs/1",
                         notes=["check run not published: token lacks checks: write\n# x|y"])
     block = required_block(md)
-    assert len(block) == 5 * len(rep["pairs"])
+    reds = [p for p in rep["pairs"] if p["status"] != "accepted"]
+    assert len(block) == 5 * len(reds)
     keys = ("test_id=", "fixture_sha256=", "failure_class=", "freeze_allowed=", "fixture_path=")
-    for index, pair in enumerate(rep["pairs"]):
+    for index, pair in enumerate(sorted(reds, key=lambda p: p["status"] != "rejected")):
         group = block[5 * index:5 * index + 5]
         assert group == expected_group(pair)
         assert all(line.startswith(key) for line, key in zip(group, keys, strict=True))
-    rows = table_rows(md)
-    assert len(rows) == len(rep["pairs"])
-    for row in rows:
-        assert row.count("|") == len(summary.TABLE_HEADER) + 1, row
-    # nothing raw that HTML or Markdown would act on, outside the fenced block
-    outside = md.replace("\n".join(block), "")
+    assert len(green_items(md)) == len(rep["pairs"]) - len(reds)
+    # nothing raw that HTML or Markdown would act on, outside the fenced blocks
+    outside = outside_fences(md)
     for bad in ("<script", "<img", "\r", "\u202e", "\u2028", "\ud800", "[link]", "![img]"):
         assert bad not in outside
     assert not any(line.startswith(("::", "#  ", "- item", "1. list", "=====", "> quote"))
@@ -153,25 +172,13 @@ def test_hostile_strings_stay_inside_their_cells_and_block() -> None:
     md.encode("utf-8")  # no lone surrogate survives
 
 
-def test_mermaid_labels_are_escaped() -> None:
-    rep = hostile_report()
+def test_no_mermaid_diagram_but_what_happened_in_words() -> None:
+    rep = make_report(rejected=1, frozen=1, accepted=2)
     md = summary.render(rep)
-    lines = md.split("\n")
-    start = lines.index("```mermaid")
-    end = lines.index("```", start)
-    diagram = lines[start + 1:end]
-    assert diagram[0] == "flowchart LR"
-    for line in diagram[1:]:
-        assert re.fullmatch(r'  (all|all --> g\d+|g\d+ --> r\d+|all --> more)\["[^"\]`\n]*"\]',
-                            line), line
-    assert any("row 8" in line for line in diagram)
-
-
-def test_hostile_mermaid_gate_and_row_values() -> None:
-    rep = make_report(pairs=[make_pair(0, gate='x"]-->y["', row=7)])
-    md = summary.render(rep)
-    assert 'x"]' not in md
-    assert "#34;#93;" in md
+    assert "mermaid" not in md
+    assert "- ❌ **1 rejected**: red in both server classes" in md
+    assert "- 🧊 **1 frozen**: a free-server red with a green local-pinned run; frozen" in md
+    assert "- ✅ **2 accepted**: green in both server classes" in md
 
 
 def test_link_notes_receipt_and_halt_audit() -> None:
@@ -195,35 +202,45 @@ def test_unsafe_url_is_not_linked() -> None:
 
 def test_empty_report() -> None:
     md = summary.render(report.build([], 1))
-    assert "closed: 0 rejected, 0 frozen, 0 accepted" in md
+    assert "**0 rejected · 0 frozen · 0 accepted**" in md and "No tests were classified." in md
     assert required_block(md) == []
 
 
 @pytest.mark.parametrize("pairs", [600])
-def test_within_one_mib_with_table_cut(pairs: int) -> None:
+def test_within_one_mib_with_reds_cut_whole(pairs: int) -> None:
     long_id = "tests/" + "😀" * 200  # 4 bytes each: ids are long in bytes, short in characters
     rep = make_report(pairs=[make_pair(i, test_id=f"{long_id}{i}",
                                        fixture_path="p/" + "é" * 100) for i in range(pairs)])
     md = summary.render(rep)
     assert markdown.utf8_len(md) <= summary.DEFAULT_MAX_BYTES < 1024 * 1024
     block = required_block(md)
-    assert len(block) == 5 * pairs  # the block comes first: all pairs are there
-    rows = table_rows(md)
-    assert rows[-1].startswith("| … ") and "more" in rows[-1]
-    assert len(rows) < pairs
+    shown = len(block) // 5
+    assert len(block) % 5 == 0 and 0 < shown <= pairs
+    if shown < pairs:
+        assert f"{pairs - shown} more red tests are not shown here" in md
 
 
-def test_block_itself_cut_with_a_marker_when_it_cannot_fit() -> None:
+def test_blocks_cut_with_a_sentence_when_they_cannot_fit() -> None:
     rep = make_report(rejected=400)
     md = summary.render(rep, max_bytes=20_000)
     assert markdown.utf8_len(md) <= 20_000
     block = required_block(md)
     assert block and len(block) % 5 == 0  # whole pairs only
     shown = len(block) // 5
-    assert f"… {400 - shown} more of 400 pairs not shown" in md
-    assert "the JSON report artifact has all of them" in md
+    assert f"**{400 - shown} more red tests are not shown here (size limit)" in md
+    assert "the JSON report and the annotations have all of them" in md
     for index in range(shown):
         assert block[5 * index:5 * index + 5] == expected_group(rep["pairs"][index])
+
+
+def test_many_greens_collapsed_and_counted() -> None:
+    rep = make_report(rejected=1, accepted=1500)
+    md = summary.render(rep)
+    assert "<details><summary>1500 accepted tests</summary>" in md
+    assert len(green_items(md)) == summary.MAX_GREEN_LINES
+    assert f"{1500 - summary.MAX_GREEN_LINES} more accepted tests are not listed here" in md
+    few = summary.render(make_report(accepted=5))
+    assert "<details>" not in few and len(green_items(few)) == 5
 
 
 def test_tiny_budget_still_bounded() -> None:

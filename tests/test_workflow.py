@@ -97,7 +97,8 @@ def test_annotation_carries_the_four_lines() -> None:
     (line,) = workflow.annotation_commands(rep)
     name, props, data = parse_command(line)
     assert (name, props["file"], props["line"]) == ("error", "tests/test_a.py", "9")
-    assert data.split("\n")[1:] == report.four_lines(rep["pairs"][0])
+    assert data.split("\n")[2:] == report.four_lines(rep["pairs"][0])
+    assert data.split("\n")[1].startswith("Next step: ")
 
 
 @pytest.mark.parametrize(("raw", "clean"), [

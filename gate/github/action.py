@@ -78,6 +78,7 @@ class Settings:
     token: str
     now: int | None
     output_file: str
+    comment: str = "off"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -88,6 +89,10 @@ class Settings:
         if not _PREFIX.match(prefix):
             raise GateInputError("artifact-prefix", "(input)",
                                  "letters, digits, '.', '_' and '-' only, at most 64")
+        comment = env.get("GATE_COMMENT", "").strip().lower() or "off"
+        if comment not in ("off", "on-red", "always"):
+            raise GateInputError("comment", "(input)",
+                                 f"must be off, on-red or always, not {comment!r}")
         runner_temp = env.get("RUNNER_TEMP", "").strip()
         if not runner_temp:
             raise GateInputError("RUNNER_TEMP", "(env)", "not set: run this inside a job")
@@ -117,6 +122,7 @@ class Settings:
             token=env.get("GATE_GITHUB_TOKEN", "").strip(),
             now=_int(env, "GATE_NOW"),
             output_file=env.get("GITHUB_OUTPUT", ""),
+            comment=comment,
         )
 
     @property
@@ -212,34 +218,100 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     if not settings.stamps_dir:
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
     decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.granting(now), now,
-                                      settings.artifact_prefix)
+                                      settings.artifact_prefix, pol.issue_of())
     built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
-                                 halt_audit=_halt_section(settings, pol))
+                                 halt_audit=_halt_section(settings, pol),
+                                 max_freeze_days=pol.max_freeze_days)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
     records.write_report(report_path, built)
 
     # The decision is made; what follows only shows it and never changes it.
+    from gate.github import review
+
     github_env = {**env, "GITHUB_TOKEN": settings.token}
-    url, notes = publish.publish_report(built, github_env, name=settings.check_name)
-    publish.write_summary(built, url, notes, None, github_env)
+    view = publish.view_from_env(github_env, policy_path=settings.policy or None,
+                                 artifact_prefix=settings.artifact_prefix,
+                                 report_artifact=report_artifact(settings))
+    url, notes = publish.publish_report(built, github_env, name=settings.check_name, view=view)
+    publish.write_summary(built, url, notes, None, github_env, view=view)
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""
+    outputs["report-artifact"] = report_artifact(settings)  # action.yml uploads it
     publish.write_outputs(github_env, outputs)
+    said = publish.post_comment(built, github_env, name=settings.check_name,
+                                mode=settings.comment, view=view)
+    if said:
+        print(workflow.log_line(said))
+    for line in review.log_lines(built):
+        print(line)
     counts = built["counts"]
     print(workflow.log_line(f"agent-patch gate: {built['decision']} ({counts['rejected']} "
                             f"rejected, {counts['frozen']} frozen, {counts['accepted']} "
-                            f"accepted); report: {report_path}"))
+                            f"accepted); JSON report: artifact {report_artifact(settings)}"))
     if built["decision"] == "closed" and settings.fail_on_closed:
         return 1
     return 0
 
 
+def report_artifact(settings: Settings) -> str:
+    """The JSON report's artifact name (action.yml uploads it under this name)."""
+    return f"{settings.artifact_prefix}-report-{settings.job}-{settings.run_attempt}"
+
+
+def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
+    """What went wrong, for people: the artifact pattern that matched nothing, or the file and
+    field that is invalid, with the runner's temp folder names taken out."""
+    prefix = env.get("GATE_ARTIFACT_PREFIX", "").strip() or "gate-stamps"
+    stamps_dir = env.get("GATE_STAMPS_DIR", "").strip()
+    if exc.field == "--stamps" and ("no stamps" in exc.message or "no such folder" in exc.message):
+        return (f"no stamps found: no artifact matched the pattern {prefix}-*. Is the "
+                "artifact-prefix input the same in the stamp jobs and the gate job, and did "
+                "every stamp job run and upload its stamps?")
+    text = f"{exc.source}: {exc.field}: {exc.message}"
+    if stamps_dir:
+        text = text.replace(stamps_dir.rstrip("/") + "/", "").replace(stamps_dir,
+                                                                      "the stamp artifacts")
+    temp = env.get("RUNNER_TEMP", "").strip()
+    if temp:
+        text = text.replace(temp.rstrip("/"), "$RUNNER_TEMP")
+    return text
+
+
+def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
+    """Gate mode could not decide: a failure check run, a job summary, an ``::error``."""
+    from gate.github import publish, summary, workflow
+
+    what = bad_input_words(exc, env)
+    print(workflow.command(workflow.Annotation("error", what,
+                                               title="agent-patch gate could not decide")))
+    github_env = {**env, "GITHUB_TOKEN": env.get("GATE_GITHUB_TOKEN", "").strip()}
+    name = env.get("GATE_CHECK_NAME", "").strip() or "agent-patch gate"
+    view = publish.view_from_env(github_env)
+    url, notes = publish.publish_error(what, github_env, name=name, view=view)
+    target = env.get("GITHUB_STEP_SUMMARY")
+    if target:
+        import dataclasses
+
+        text = summary.render_error(what, dataclasses.replace(view, check_run_url=url), notes)
+        workflow.append_step_summary(Path(target), text)
+    publish.write_outputs(github_env, {"decision": "closed", "check-run-url": url or ""})
+
+
 def run(env: Mapping[str, str] | None = None, *,
         gate_main: Callable[[list[str]], int] | None = None) -> int:
     """One mode's work. Stamp mode runs ``gate stamp`` through ``gate_main`` (the command line's
-    entry point, handed in by ``gate action`` so that this module never imports the commands)."""
+    entry point, handed in by ``gate action`` so that this module never imports the commands).
+
+    In gate mode, bad input (exit 2) still reports: a ``failure`` check run and a job summary
+    that say what went wrong, and an ``::error``; then the error goes on to the command line."""
     environ = os.environ if env is None else env
-    settings = Settings.from_env(environ)
-    if settings.mode == "stamp":
-        return _stamp(settings, gate_main)
-    return _gate(settings, environ)
+    gate_mode = (environ.get("GATE_MODE", "gate").strip() or "gate") == "gate"
+    try:
+        settings = Settings.from_env(environ)
+        if settings.mode == "stamp":
+            return _stamp(settings, gate_main)
+        return _gate(settings, environ)
+    except GateInputError as exc:
+        if gate_mode:
+            _report_bad_input(exc, environ)
+        raise

@@ -40,8 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate.github import markdown, summary, workflow
-from gate.records import report as report_lines
+from gate.github import markdown, review, summary, workflow
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
@@ -73,6 +72,7 @@ class Settings:
     state_dir: Path | None = None  # e.g. $RUNNER_TEMP; None: always look up before creating
     workspace: str | None = None  # $GITHUB_WORKSPACE, stripped from absolute locations
     fallback_path: str = workflow.FALLBACK_PATH
+    view: review.View | None = None  # links in the output (blob URL, report artifact)
 
 
 PublishSettings = Settings
@@ -119,80 +119,34 @@ def _code(value: object, pattern: re.Pattern[str]) -> str:
     return f"`{text}`" if pattern.fullmatch(text) else markdown.inline(text, 200)
 
 
-_WORD = re.compile(r"[a-z_]{1,40}")
-
-SUMMARY_HEADER = ("Test", "Status", "fixture_sha256", "failure_class", "freeze_allowed",
-                  "fixture_path")
+def _view(view: review.View | None) -> review.View:
+    return view or review.View()
 
 
-def summary_row(pair: Mapping[str, Any]) -> list[str]:
-    status = str(pair.get("status", ""))
-    sha = pair.get("fixture_sha256")
-    return [
-        markdown.inline(str(pair.get("test_id", "")), summary.TEST_CHARS),
-        f"{summary.STATUS_ICON.get(status, '')} {markdown.inline(status)}",
-        _code(sha, _SHA) if sha else "`none`",
-        _code(pair.get("failure_class", ""), _WORD),
-        "`true`" if pair.get("freeze_allowed") else "`false`",
-        markdown.inline(str(pair.get("fixture_path") or report_lines.NONE), 300),
-    ]
+def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
+                  view: review.View | None = None) -> str:
+    """What happened in words, then one block per red test (rejected first), within
+    ``max_bytes``; the accepted tests are in the text (:func:`check_text`)."""
+    view = _view(view)
+    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    head = [*review.counts_lines(report), ""]
+    if view.report_artifact:
+        where = (markdown.link("the run's artifacts", view.run_url) if view.run_url
+                 else "this run's artifacts")
+        head += [f"JSON report: artifact {review.span(view.report_artifact)} in {where}", ""]
+    greens = review.greens(pairs)
+    tail = ([f"{len(greens)} accepted test{'s are' if len(greens) != 1 else ' is'} listed "
+             "below."] if greens else [])
+    room = max_bytes - markdown.utf8_len("\n".join([*head, *tail])) - 200
+    reds, _ = review.red_blocks(report, view, room)
+    return markdown.truncate("\n".join([*head, *reds, *tail]).rstrip("\n"), max_bytes,
+                             unit="bytes")
 
 
-def _red_first(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    order = {"rejected": 0, "frozen": 1}
-    return sorted(pairs, key=lambda p: order.get(str(p.get("status")), 2))
-
-
-def _fit(head: list[str], entries: list[list[str]], max_bytes: int,
-         more: Callable[[int], list[str]]) -> str:
-    """``head`` plus as many whole entries as fit in ``max_bytes``, then ``more(left)``."""
-    out = list(head)
-    used = markdown.utf8_len("\n".join(out)) + 1
-    reserve = 400
-    for index, entry in enumerate(entries):
-        size = markdown.utf8_len("\n".join(entry)) + 1
-        if used + size + reserve > max_bytes:
-            out += more(len(entries) - index)
-            break
-        out += entry
-        used += size
-    text = "\n".join(out)
-    return markdown.truncate(text, max_bytes, unit="bytes")
-
-
-def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES) -> str:
-    """The per-test table with the four fields, red pairs first, within ``max_bytes``."""
-    pairs = _red_first([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
-    head = [f"**{markdown.inline(title(report))}**", ""]
-    if not pairs:
-        return "\n".join([*head, "No pairs were classified."])
-    head += markdown.table(SUMMARY_HEADER, [])
-    rows = [[markdown.table(SUMMARY_HEADER, [summary_row(p)])[2]] for p in pairs]
-    return _fit(head, rows, max_bytes, lambda left: [markdown.table(SUMMARY_HEADER, [[
-        f"… {left} more (see the job summary and the JSON report)", " ", " ", " ", " ", " "]])[2]])
-
-
-def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES) -> str:
-    """Reasons and details per pair (red first), within ``max_bytes``."""
-    pairs = _red_first([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
-    entries: list[list[str]] = []
-    for pair in pairs:
-        status = str(pair.get("status", ""))
-        runs = ", ".join(
-            f"{markdown.inline(str(r.get('run_id', '')), summary.RUN_ID_CHARS)} "
-            f"({markdown.inline(str(r.get('server_class', '')), 32)}, "
-            f"{markdown.inline(str(r.get('outcome', '')), 32)})"
-            for r in pair.get("runs", [])[:8] if isinstance(r, Mapping))
-        entries.append([
-            f"#### {summary.STATUS_ICON.get(status, '')} "
-            f"{markdown.inline(str(pair.get('test_id', '')), summary.TEST_CHARS)}",
-            f"- status: {markdown.inline(status)}; action: "
-            f"{markdown.inline(str(pair.get('action', '')))}; gate: "
-            f"{markdown.inline(str(pair.get('gate', '')))}, row {int(pair.get('row', 0))}",
-            f"- reason: {markdown.inline(str(pair.get('reason', '')), 2000)}",
-            f"- runs: {runs or 'none'}",
-            "",
-        ])
+def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
+               view: review.View | None = None) -> str:
+    """The receipt and halt-audit lines, then the accepted tests, within ``max_bytes``."""
+    view = _view(view)
     extra: list[str] = []
     receipt = report.get("receipt")
     if isinstance(receipt, Mapping):
@@ -204,22 +158,26 @@ def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES) -> 
                      f"denominator={int(audit.get('denominator', 0))} "
                      f"chain_ok={'true' if audit.get('chain_ok') else 'false'}")
     head = [*extra, ""] if extra else []
-    return _fit(head, entries, max_bytes,
-                lambda left: [f"… {left} more pairs (see the job summary and the JSON report)"])
+    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    room = max_bytes - markdown.utf8_len("\n".join(head)) - 200
+    greens = review.green_lines(review.greens(pairs), view, room)
+    return markdown.truncate("\n".join([*head, *greens]).rstrip("\n"), max_bytes,
+                             unit="bytes")
 
 
 def check_annotations(report: Mapping[str, Any], workspace: str | None = None,
                 fallback: str = workflow.FALLBACK_PATH) -> list[dict[str, Any]]:
     """One check-run annotation per red pair: ``failure`` for rejected, ``warning`` for frozen."""
     out: list[dict[str, Any]] = []
-    for pair in report.get("pairs", []):
+    now = int(report.get("now", 0))
+    max_days = int(report.get("max_freeze_days") or review.DEFAULT_MAX_FREEZE_DAYS)
+    for pair in review.ordered_reds(report.get("pairs", [])):
         status = pair.get("status")
         if status not in ("rejected", "frozen"):
             continue
         path, line = workflow.pair_location(pair, workspace, fallback)
         heading = markdown.one_line(f"gate {status}: {pair.get('test_id', '')}")
-        message = "\n".join([markdown.visible_controls(str(pair.get("reason", "")), keep="\n"),
-                             *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
+        message = review.annotation_message(pair, now, max_days)
         details = "\n".join(
             markdown.one_line(f"{r.get('run_id', '')} {r.get('server_class', '')} "
                               f"{r.get('outcome', '')}")
@@ -244,10 +202,29 @@ def plan(report: Mapping[str, Any], settings: Settings) -> Plan:
         name=settings.name,
         conclusion=conclusion(report),
         title=title(report),
-        summary=check_summary(report),
-        text=check_text(report),
+        summary=check_summary(report, view=settings.view),
+        text=check_text(report, view=settings.view),
         annotations=tuple(check_annotations(report, settings.workspace, settings.fallback_path)),
     )
+
+
+def error_plan(what: str, settings: Settings) -> Plan:
+    """A ``failure`` check run for a gate that could not decide (bad input, exit 2)."""
+    return Plan(
+        name=settings.name, conclusion="failure",
+        title=markdown.truncate(markdown.one_line(f"could not decide: {what}"), 200),
+        summary=markdown.truncate(summary.render_error(what, settings.view), OUTPUT_MAX_BYTES,
+                                  unit="bytes"),
+        text="", annotations=())
+
+
+def publish_error(what: str, settings: Settings,
+                  sleep: Callable[[float], None] = time.sleep) -> PublishResult:
+    """Publish :func:`error_plan` (create, or update the same ``external_id``'s run)."""
+    try:
+        return _publish(error_plan(what, settings), settings, sleep)
+    except Exception as exc:  # publishing must never decide anything: report, don't raise
+        return PublishResult(False, _one_line(f"{type(exc).__name__}: {exc}"))
 
 
 def batches(notes: Sequence[dict[str, Any]], size: int = ANNOTATIONS_PER_REQUEST
@@ -406,7 +383,9 @@ def _find(repo: Repository, settings: Settings) -> CheckRun | None:
 
 
 def _output(p: Plan, notes: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": p.title, "summary": p.summary, "text": p.text}
+    out: dict[str, Any] = {"title": p.title, "summary": p.summary}
+    if p.text:
+        out["text"] = p.text
     if notes:
         out["annotations"] = list(notes)
     return out
@@ -498,6 +477,62 @@ def _publish(p: Plan, settings: Settings, sleep: Callable[[float], None]) -> Pub
                     look = True  # resume from what GitHub holds
                     run = None
                 # without an external_id there is nothing to find: retry where we were
+    finally:
+        gh.close()
+
+
+# --- the pull-request comment (gate/github/comment.py builds the body) ---------------------------
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    posted: bool
+    reason: str = ""  # one line; empty when posted (or when nothing needed doing)
+    url: str | None = None
+    created: bool = False  # False: an existing comment (same marker) was updated
+    skipped: bool = False  # nothing to update and nothing to create
+
+
+def _client(settings: Settings) -> Any:
+    from github import Auth, Github
+
+    return Github(
+        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
+        retry=_retry(settings), timeout=settings.timeout, lazy=True,
+        seconds_between_requests=None, seconds_between_writes=None,
+    )
+
+
+def upsert_comment(settings: Settings, number: int, marker: str, body: str, *,
+                   create: bool = True) -> CommentResult:
+    """Update the comment on pull request ``number`` whose body starts with ``marker``, or
+    create one (when ``create``). Needs ``pull-requests: write``; any refusal or failure is a
+    :class:`CommentResult` with a one-line reason, never an exception. Ambiguous writes are not
+    re-sent: the next run finds the comment by its marker and updates it."""
+    if not settings.token:
+        return CommentResult(False, "no token")
+    try:
+        gh = _client(settings)
+    except Exception as exc:  # pragma: no cover - construction does no I/O
+        return CommentResult(False, _one_line(f"{type(exc).__name__}: {exc}"))
+    try:
+        issue = gh.get_repo(settings.repository).get_issue(number)
+        for index, comment in enumerate(issue.get_comments()):
+            if index >= 100 * LOOKUP_MAX_PAGES:
+                break
+            if (comment.body or "").startswith(marker):
+                comment.edit(body)
+                return CommentResult(True, url=comment.html_url)
+        if not create:
+            return CommentResult(False, skipped=True)
+        made = issue.create_comment(body)
+        return CommentResult(True, url=made.html_url, created=True)
+    except Exception as exc:  # publishing must never decide anything: report, don't raise
+        outcome = _classify(exc)
+        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+        if "lacks checks: write" in reason:
+            reason = reason.replace("checks: write", "pull-requests: write")
+        return CommentResult(False, _one_line(reason))
     finally:
         gh.close()
 

@@ -62,6 +62,50 @@ def head_sha(env: Mapping[str, str]) -> str | None:
     return sha.lower() if _HEX40.fullmatch(sha) else None
 
 
+def pr_number(env: Mapping[str, str]) -> int | None:
+    """The pull request's number from the event payload, or None (not a pull request)."""
+    from gate.records.files import read_json
+
+    event_path = env.get("GITHUB_EVENT_PATH")
+    if not event_path:
+        return None
+    try:
+        event = read_json(Path(event_path))
+    except GateInputError:
+        return None
+    pr = event.get("pull_request") if isinstance(event, dict) else None
+    number = pr.get("number") if isinstance(pr, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) and number > 0 \
+        else None
+
+
+def post_comment(report: Mapping[str, Any], env: Mapping[str, str], *, name: str, mode: str,
+                 view: Any = None) -> str:
+    """The optional pull-request comment; returns one log line saying what happened."""
+    from gate.github import checks, comment
+
+    todo = comment.action(mode, report)
+    if todo == "none":
+        return ""
+    number = pr_number(env)
+    if number is None:
+        return "gate: no pull-request comment: this run is not for a pull request"
+    settings, missing = _check_settings(env, name=name, view=view, max_retries=2,
+                                        max_wait=10.0)
+    if settings is None:
+        return f"gate: pull-request comment not posted: {missing}"
+    body = comment.body(report, name, settings.view)
+    result = checks.upsert_comment(settings, number, comment.marker(name), body,
+                                   create=todo == "create")
+    if result.skipped:
+        return ""
+    if not result.posted:
+        return (f"gate: pull-request comment not posted (it needs pull-requests: write): "
+                f"{result.reason}")
+    return (f"gate: pull-request comment {'created' if result.created else 'updated'}: "
+            f"{result.url or ''}")
+
+
 def default_external_id(env: Mapping[str, str]) -> str | None:
     run_id, attempt, job = (env.get(k, "") for k in ("GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT",
                                                       "GITHUB_JOB"))
@@ -78,13 +122,26 @@ def _details_url(env: Mapping[str, str]) -> str | None:
     return None
 
 
+def view_from_env(env: Mapping[str, str], **extra: Any) -> Any:
+    """Where the reviewer's links point (:class:`gate.github.review.View`), from the job's
+    environment: ``GITHUB_SERVER_URL``, ``GITHUB_REPOSITORY``, the head SHA, the run page."""
+    from gate.github import review
+
+    server = env.get("GITHUB_SERVER_URL", "") or "https://github.com"
+    run_url = _details_url({**env, "GITHUB_SERVER_URL": server})
+    return review.View(server_url=server if server.startswith(("https://", "http://")) else None,
+                       repository=env.get("GITHUB_REPOSITORY") or None, head_sha=head_sha(env),
+                       workspace=env.get("GITHUB_WORKSPACE") or None, run_url=run_url, **extra)
+
+
 def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
-                   out: str | None, env: Mapping[str, str]) -> bool:
+                  out: str | None, env: Mapping[str, str], view: Any = None) -> bool:
     from gate.github import summary, workflow
     from gate.records.files import write_replace
 
+    view = view if view is not None else view_from_env(env)
     if out:
-        text = summary.render(report, url, notes)
+        text = summary.render(report, url, notes, view=view)
         write_replace(Path(out), text.encode("utf-8"))
         return True
     target = env.get("GITHUB_STEP_SUMMARY")
@@ -94,9 +151,10 @@ def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
         if room <= 0:
             return False
         text = summary.render(report, url, notes, max_bytes=min(room,
-                                                                summary.DEFAULT_MAX_BYTES))
+                                                                summary.DEFAULT_MAX_BYTES),
+                              view=view)
         return workflow.append_step_summary(path, text)
-    sys.stdout.write(summary.render(report, url, notes))
+    sys.stdout.write(summary.render(report, url, notes, view=view))
     return True
 
 
@@ -111,14 +169,11 @@ def write_outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
             print(workflow.log_line(f"gate: outputs not written: {exc}"), file=sys.stderr)
 
 
-def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: str,
-                   external_id: str | None = None, max_retries: int = 3, backoff: float = 1.0,
-                   max_wait: float = 60.0, timeout: int = 15) -> tuple[str | None, list[str]]:
-    """Publish the check run; without one, print why and the workflow-command annotations.
-
-    Returns the check run URL (None when not published) and the notes for the job summary.
-    """
-    from gate.github import checks, workflow
+def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | None = None,
+                    max_retries: int = 3, backoff: float = 1.0, max_wait: float = 60.0,
+                    timeout: int = 15, view: Any = None) -> tuple[Any, str]:
+    """checks.Settings from the environment, or (None, what is missing)."""
+    from gate.github import checks
 
     sha = head_sha(env)
     repository = env.get("GITHUB_REPOSITORY", "")
@@ -126,24 +181,42 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
                                       ("GITHUB_REPOSITORY", repository),
                                       ("GITHUB_SHA", sha)) if not value]
     if missing:
-        result = checks.PublishResult(False, f"{', '.join(missing)} not set")
+        return None, f"{', '.join(missing)} not set"
+    runner_temp = env.get("RUNNER_TEMP")
+    return checks.Settings(
+        token=env["GITHUB_TOKEN"],
+        api_url=env.get("GITHUB_API_URL") or DEFAULT_API_URL,
+        repository=repository,
+        head_sha=str(sha),
+        name=name,
+        external_id=external_id or default_external_id(env),
+        details_url=_details_url(env),
+        max_retries=max_retries,
+        backoff=backoff,
+        max_wait=max_wait,
+        timeout=timeout,
+        state_dir=Path(runner_temp) / "agent-patch-gate" if runner_temp else None,
+        workspace=env.get("GITHUB_WORKSPACE") or None,
+        view=view if view is not None else view_from_env(env),
+    ), ""
+
+
+def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: str,
+                   external_id: str | None = None, max_retries: int = 3, backoff: float = 1.0,
+                   max_wait: float = 60.0, timeout: int = 15,
+                   view: Any = None) -> tuple[str | None, list[str]]:
+    """Publish the check run; without one, print why and the workflow-command annotations.
+
+    Returns the check run URL (None when not published) and the notes for the job summary.
+    """
+    from gate.github import checks, workflow
+
+    settings, missing = _check_settings(env, name=name, external_id=external_id,
+                                        max_retries=max_retries, backoff=backoff,
+                                        max_wait=max_wait, timeout=timeout, view=view)
+    if settings is None:
+        result = checks.PublishResult(False, missing)
     else:
-        runner_temp = env.get("RUNNER_TEMP")
-        settings = checks.Settings(
-            token=env["GITHUB_TOKEN"],
-            api_url=env.get("GITHUB_API_URL") or DEFAULT_API_URL,
-            repository=repository,
-            head_sha=str(sha),
-            name=name,
-            external_id=external_id or default_external_id(env),
-            details_url=_details_url(env),
-            max_retries=max_retries,
-            backoff=backoff,
-            max_wait=max_wait,
-            timeout=timeout,
-            state_dir=Path(runner_temp) / "agent-patch-gate" if runner_temp else None,
-            workspace=env.get("GITHUB_WORKSPACE") or None,
-        )
         result = checks.publish(report, settings)
     if result.published:
         return result.url or None, []
@@ -153,6 +226,22 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
                                                title="gate: check run not published")))
     for line in workflow.annotation_commands(report, env.get("GITHUB_WORKSPACE")):
         print(line)
+    return None, [why]
+
+
+def publish_error(what: str, env: Mapping[str, str], *, name: str,
+                  view: Any = None) -> tuple[str | None, list[str]]:
+    """A ``failure`` check run saying what went wrong (the gate could not decide)."""
+    from gate.github import checks, workflow
+
+    settings, missing = _check_settings(env, name=name, view=view, max_retries=2,
+                                        max_wait=10.0)
+    result = (checks.publish_error(what, settings) if settings is not None
+              else checks.PublishResult(False, missing))
+    if result.published:
+        return result.url or None, []
+    why = f"check run not published: {result.reason}"
+    print(workflow.log_line(why))
     return None, [why]
 
 

@@ -115,7 +115,9 @@ def annotation_commands(
 ) -> list[str]:
     """The lines to print for a report's red pairs: at most 10 ``::error`` (rejected) and 10
     ``::warning`` (frozen) commands, then a plain line saying how many were left out."""
-    notes = pair_annotations(report.get("pairs", []), workspace, fallback)
+    notes = pair_annotations(report.get("pairs", []), workspace, fallback,
+                             now=int(report.get("now", 0)),
+                             max_days=report.get("max_freeze_days"))
     lines, left_out = commands_for(notes)
     extra = left_out_line(left_out, where)
     return [*lines, log_line(extra)] if extra else lines
@@ -177,18 +179,17 @@ def pair_location(
 
 def pair_annotations(
     pairs: Sequence[Mapping[str, Any]], workspace: str | None = None,
-    fallback: str = FALLBACK_PATH,
+    fallback: str = FALLBACK_PATH, *, now: int = 0, max_days: int | None = None,
 ) -> list[Annotation]:
-    """One annotation per red pair: ``error`` for rejected, ``warning`` for frozen."""
-    from gate.records import report
+    """One annotation per red pair (rejected first): ``error`` for rejected, ``warning`` for
+    frozen; the message says what happened, the cause and the next step, and the four lines."""
+    from gate.github import review
 
     notes: list[Annotation] = []
-    for pair in pairs:
+    for pair in review.ordered_reds(pairs):
         status = pair.get("status")
-        if status not in ("rejected", "frozen"):
-            continue
         path, line = pair_location(pair, workspace, fallback)
-        body = "\n".join([str(pair.get("reason", "")), *report.four_lines(pair)])
+        body = review.annotation_message(pair, now, max_days or review.DEFAULT_MAX_FREEZE_DAYS)
         notes.append(Annotation(
             level="error" if status == "rejected" else "warning",
             message=body, file=path, line=line,

@@ -150,6 +150,9 @@ def collect(directory: Path, artifact_prefix: str | None = None) -> list[Loaded]
     base = str(directory)
     prefix = base if base.endswith(os.sep) else base + os.sep
     paths = _files(directory)
+    if artifact_prefix is not None:  # the gate's own JSON report artifact of an earlier attempt
+        skip = prefix + f"{artifact_prefix}-report-"
+        paths = [p for p in paths if not p.startswith(skip)]
     for path, stamp in zip(paths, _load_all(paths), strict=True):
         if path.startswith(prefix):  # _files joins names onto str(directory)
             source = path[len(prefix):].replace(os.sep, "/")
@@ -177,6 +180,25 @@ def _order(item: Loaded) -> tuple[int, str]:
 
 def _run(item: Loaded) -> dict[str, Any]:
     return report.run_entry(item.stamp, item.source)
+
+
+def _freeze_entry(test_id: str, allowlist: Sequence[stamps.AllowEntry],
+                  card: object, extra: Mapping[tuple[str, str], Any] | None = None,
+                  ) -> dict[str, Any] | None:
+    """The free-server allowlist entry for ``test_id`` (latest expiry), for the report."""
+    entries = [e for e in allowlist if e.test_id == test_id and e.server_class == stamps.FREE]
+    if not entries:
+        return None
+    entry = max(entries, key=lambda e: e.expires)
+    out: dict[str, Any] = {"owner": entry.owner, "reason": entry.reason,
+                           "expires": entry.expires}
+    issue = (extra or {}).get((entry.test_id, entry.server_class))
+    if isinstance(issue, (str, int)) and not isinstance(issue, bool):
+        out["issue"] = issue
+    expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
+    out["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
+        expiry, bool) else None
+    return out
 
 
 def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
@@ -218,6 +240,7 @@ def decide_test(
     items: Sequence[Loaded],
     allowlist: Sequence[stamps.AllowEntry],
     now: int,
+    issues: Mapping[tuple[str, str], Any] | None = None,
 ) -> TestDecision:
     """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``)."""
     by_class: dict[str, list[Loaded]] = {c: [] for c in stamps.CLASSES}
@@ -250,6 +273,14 @@ def decide_test(
     result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
     entry = report.cross_class_pair(local.stamp, free.stamp, result,
                                     (local.source, free.source))
+    if result.row == 6:  # a free-server red with a local-pinned green: the freeze family
+        expiry = local.stamp.get("sample_card", {}).get("freeze_expires_at")
+        entry["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
+            expiry, bool) else None
+    if result.action in ("freeze_inside_server_class", "reject_freeze_expired"):
+        freeze = _freeze_entry(test_id, allowlist, local.stamp.get("sample_card"), issues)
+        if freeze is not None:
+            entry["freeze"] = freeze
     if discarded:
         entry["reason"] += (f" ({discarded} other same-class run{'s' if discarded > 1 else ''}"
                             " ended in resource_exit/empty_body and were discarded)")
@@ -257,21 +288,23 @@ def decide_test(
 
 
 def decide_all(
-    loaded: Sequence[Loaded], allowlist: Sequence[stamps.AllowEntry], now: int
+    loaded: Sequence[Loaded], allowlist: Sequence[stamps.AllowEntry], now: int,
+    issues: Mapping[tuple[str, str], Any] | None = None,
 ) -> list[TestDecision]:
     groups: dict[str, list[Loaded]] = defaultdict(list)
     for item in loaded:
         groups[item.stamp["test_id"]].append(item)
-    return [decide_test(t, groups[t], allowlist, now) for t in sorted(groups)]
+    return [decide_test(t, groups[t], allowlist, now, issues) for t in sorted(groups)]
 
 
 def build_report(decisions: Sequence[TestDecision], now: int, *,
                  receipt: dict[str, Any] | None = None,
-                 halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
+                 halt_audit: dict[str, Any] | None = None,
+                 max_freeze_days: int | None = None) -> dict[str, Any]:
     """The report: one deciding entry per test in ``pairs``, rerun pairs in ``reruns``."""
     reruns = [pair for d in decisions for pair in d.reruns]
     return report.build([d.entry for d in decisions], now, reruns=reruns, receipt=receipt,
-                        halt_audit=halt_audit)
+                        halt_audit=halt_audit, max_freeze_days=max_freeze_days)
 
 
 def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: str) -> None:
@@ -284,9 +317,10 @@ def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: st
 
 
 def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int,
-                  artifact_prefix: str | None = None) -> list[TestDecision]:
+                  artifact_prefix: str | None = None,
+                  issues: Mapping[tuple[str, str], Any] | None = None) -> list[TestDecision]:
     """Every test under ``directory`` decided; an empty folder is bad input."""
     loaded = collect(directory, artifact_prefix)
     if not loaded:
         raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
-    return decide_all(loaded, allowlist, now)
+    return decide_all(loaded, allowlist, now, issues)

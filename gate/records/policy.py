@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate.decide import halt
+from gate.decide import halt, when
 from gate.decide.stamps import AllowEntry
 from gate.errors import GateInputError
 from gate.records import schemas
@@ -42,6 +42,12 @@ class Policy:
     timeout_exit_codes: tuple[int, ...] = DEFAULT_TIMEOUT_EXIT_CODES
     max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
     added: tuple[int | None, ...] = ()  # per allowlist entry, same order
+    issues: tuple[str | int | None, ...] = ()  # per allowlist entry, same order
+
+    def issue_of(self) -> dict[tuple[str, str], str | int]:
+        """(test_id, server_class) -> the entry's ``issue``, for the report."""
+        return {(e.test_id, e.server_class): i
+                for e, i in zip(self.allowlist, self.issues, strict=False) if i is not None}
 
     def granting(self, now: int) -> tuple[AllowEntry, ...]:
         """The allowlist as every decision uses it: an entry that ``gate policy check`` flags
@@ -51,8 +57,8 @@ class Policy:
         days = self.max_freeze_days
         added = self.added or (None,) * len(self.allowlist)
         out: list[AllowEntry] = []
-        for index, (entry, when) in enumerate(zip(self.allowlist, added, strict=True)):
-            found = [f for f in entry_findings(entry, when, now, days)
+        for index, (entry, at) in enumerate(zip(self.allowlist, added, strict=True)):
+            found = [f for f in entry_findings(entry, at, now, days)
                      if not f.startswith("expired at")]
             out.append(dataclasses.replace(entry, finding=f"{_where(index, entry)}: {found[0]}")
                        if found else entry)
@@ -78,6 +84,7 @@ def from_record(record: Any, source: str) -> Policy:
     schemas.validate("policy", record, source)
     entries: list[AllowEntry] = []
     added: list[int | None] = []
+    issues: list[str | int | None] = []
     seen: set[tuple[str, str]] = set()
     for index, raw in enumerate(record.get("allowlist", [])):
         key = (raw["test_id"], raw["server_class"])
@@ -93,6 +100,7 @@ def from_record(record: Any, source: str) -> Policy:
         entries.append(AllowEntry(raw["test_id"], raw["server_class"], raw["owner"],
                                   raw["reason"], raw["expires"]))
         added.append(raw.get("added"))
+        issues.append(raw.get("issue"))
     halt_raw = record.get("halt", {})
     halt_policy = halt.HaltPolicy(
         reserved_scopes=tuple(halt_raw.get("reserved_scopes", halt.DEFAULT_RESERVED_SCOPES)),
@@ -100,7 +108,8 @@ def from_record(record: Any, source: str) -> Policy:
     )
     codes = tuple(record.get("timeouts", {}).get("exit_codes", DEFAULT_TIMEOUT_EXIT_CODES))
     return Policy(tuple(entries), halt_policy, codes,
-                  record.get("max_freeze_days", DEFAULT_MAX_FREEZE_DAYS), tuple(added))
+                  record.get("max_freeze_days", DEFAULT_MAX_FREEZE_DAYS), tuple(added),
+                  tuple(issues))
 
 
 def load(path: Path | None) -> Policy:
@@ -147,6 +156,26 @@ def check(policy: Policy, now: int, max_days: int | None = None,
         if manifest_ids is not None and entry.test_id not in manifest_ids:
             findings.append(f"{where}: test id is in no manifest (a typo grants nothing)")
     return findings
+
+
+def describe(policy: Policy, now: int) -> list[str]:
+    """One line per allowlist entry for people: test, class, owner, reason, issue, and the
+    expiry as a UTC date with days left; entries expiring within 7 days are flagged."""
+    lines: list[str] = []
+    issues = policy.issues or (None,) * len(policy.allowlist)
+    for index, (entry, issue) in enumerate(zip(policy.allowlist, issues, strict=False)):
+        if now >= entry.expires:
+            flag = "EXPIRED"
+        elif when.soon(entry.expires, now):
+            flag = f"EXPIRES WITHIN {when.SOON_DAYS} DAYS"
+        else:
+            flag = "ok"
+        lines.append(
+            f"allowlist.{index}: {flag}: {entry.test_id!r} frozen in {entry.server_class}; "
+            f"owner {entry.owner}; reason: {entry.reason}; "
+            f"issue: {issue if issue is not None else 'none'}; "
+            f"expires {when.expiry(entry.expires, now)}")
+    return lines
 
 
 def allow_entries(policy: Policy) -> Sequence[AllowEntry]:

@@ -61,25 +61,64 @@ def pin_of(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None
     return None, None
 
 
-#: Stamp fields a report's run entry carries as they are (already bounded by the stamp schema).
-RUN_DETAILS = ("note", "hypothesis", "failure")
+def run_details(stamp: Mapping[str, Any]) -> dict[str, Any]:
+    """What a reviewer needs from a stamp beyond its outcome: exit code, note, and (issue 11's
+    card fields, when the stamp has them) the failure and the Hypothesis settings."""
+    out: dict[str, Any] = {}
+    code = stamp.get("exit_code")
+    if (code is None and "exit_code" in stamp) or (isinstance(code, int) and not isinstance(
+            code, bool)):
+        out["exit_code"] = code
+    note = stamp.get("note")
+    if isinstance(note, str) and note:
+        out["note"] = note[:4096]
+    for key in ("failure", "hypothesis"):
+        value = stamp.get(key)
+        if isinstance(value, dict) and value:
+            out[key] = dict(value)
+    return out
 
 
 def run_entry(stamp: Mapping[str, Any], source: str | None) -> dict[str, Any]:
-    """One run in a report pair: ids and outcome, plus the stamp's note, Hypothesis generator
-    and failure (falsifying example, reproduce line) when it has them."""
+    """One run in a report pair: ids and outcome, plus what :func:`run_details` carries."""
     run: dict[str, Any] = {"run_id": str(stamp.get("run_id", "")), "server_class": str(
         stamp.get("server_class", "")), "outcome": str(stamp.get("outcome", ""))}
     if source:
         run["source"] = source
-    for key in RUN_DETAILS:
-        value = stamp.get(key)
-        if value is not None:
-            run[key] = dict(value) if isinstance(value, Mapping) else value
+    run.update(run_details(stamp))
     return run
 
 
 _run = run_entry
+
+
+def _short(value: object) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text[:12] + "…" if isinstance(value, str) and len(value) == 64 else text[:200]
+
+
+def mismatch(local: Mapping[str, Any], free: Mapping[str, Any]) -> list[str]:
+    """What differs between two stamps of a fixture-mismatch pair, in words (at most 64)."""
+    out: list[str] = []
+    for key in ("test_id", "fixture_hash", "fixture_sha256", "fixture_path"):
+        a, b = local.get(key), free.get(key)
+        if a != b:
+            out.append(f"{key}: {stamps.LOCAL} {_short(a)} vs {stamps.FREE} {_short(b)}")
+    ca, cb = local.get("sample_card"), free.get("sample_card")
+    ca = ca if isinstance(ca, Mapping) else {}
+    cb = cb if isinstance(cb, Mapping) else {}
+    for key in sorted(set(ca) | set(cb)):
+        if ca.get(key) != cb.get(key):
+            out.append(f"sample card {key}: {stamps.LOCAL} {_short(ca.get(key))} vs "
+                       f"{stamps.FREE} {_short(cb.get(key))}")
+    ha, hb = local.get("hypothesis"), free.get("hypothesis")
+    ha = ha if isinstance(ha, Mapping) else {}
+    hb = hb if isinstance(hb, Mapping) else {}
+    for key in sorted((set(ha) | set(hb)) - {"examples_run"}):
+        if ha and hb and ha.get(key) != hb.get(key):
+            out.append(f"Hypothesis setting {key}: {stamps.LOCAL} {_short(ha.get(key))} vs "
+                       f"{stamps.FREE} {_short(hb.get(key))}")
+    return out[:64]
 
 
 def _location(stamps_: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -112,6 +151,8 @@ def cross_class_pair(
         "fixture_path": path,
         "runs": [_run(s, src) for s, src in ordered],
     }
+    if result.action == "reject_fixture_mismatch":
+        pair["mismatch"] = mismatch(ordered[0][0], ordered[1][0])
     loc = _location([s for s, _ in ordered])
     if loc:
         pair["location"] = loc
@@ -238,7 +279,8 @@ def closes(pairs: Sequence[Mapping[str, Any]], receipt: Mapping[str, Any] | None
 def build(pairs: Sequence[dict[str, Any]], now: int, *,
           reruns: Sequence[dict[str, Any]] | None = None,
           receipt: dict[str, Any] | None = None,
-          halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
+          halt_audit: dict[str, Any] | None = None,
+          max_freeze_days: int | None = None) -> dict[str, Any]:
     counts = {"accepted": 0, "frozen": 0, "rejected": 0}
     for pair in pairs:
         counts[pair["status"]] += 1
@@ -251,6 +293,7 @@ def build(pairs: Sequence[dict[str, Any]], now: int, *,
         "counts": counts,
         "pairs": list(pairs),
     }
-    extra = {"reruns": reruns, "receipt": receipt, "halt_audit": halt_audit}
+    extra = {"reruns": reruns, "receipt": receipt, "halt_audit": halt_audit,
+             "max_freeze_days": max_freeze_days}
     report.update({k: v for k, v in extra.items() if v is not None})
     return report

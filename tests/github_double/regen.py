@@ -31,7 +31,8 @@ OUTPUT = Path(__file__).with_name("openapi_subset.json")
 # (method, path template) of every operation the double serves.  These are the calls PyGithub
 # makes for Github(base_url=...).get_repo("o/r").create_check_run(...), CheckRun.edit(...),
 # Repository.get_commit(sha).get_check_runs(...), Repository.get_check_run(id) and
-# CheckRun.get_annotations().
+# CheckRun.get_annotations(); and, for the pull-request comment, Repository.get_issue(n),
+# Issue.get_comments(), Issue.create_comment(body) and IssueComment.edit(body).
 OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}"),
     ("get", "/repos/{owner}/{repo}/commits/{ref}"),
@@ -40,6 +41,11 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"),
     ("get", "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations"),
     ("get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"),
+    # the optional pull-request comment (gate/github/checks.py upsert_comment)
+    ("get", "/repos/{owner}/{repo}/issues/{issue_number}"),
+    ("get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
+    ("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
+    ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
 )
 
 

@@ -71,9 +71,14 @@ OPERATIONS: dict[str, str] = {
     "update_check_run": "checks/update",
     "list_check_run_annotations": "checks/list-annotations",
     "list_check_runs_for_ref": "checks/list-for-ref",
+    "get_issue": "issues/get",
+    "list_issue_comments": "issues/list-comments",
+    "create_issue_comment": "issues/create-comment",
+    "update_issue_comment": "issues/update-comment",
 }
 _FRIENDLY = {v: k for k, v in OPERATIONS.items()}
-WRITE_OPERATIONS = frozenset({"create_check_run", "update_check_run"})
+WRITE_OPERATIONS = frozenset({"create_check_run", "update_check_run", "create_issue_comment",
+                              "update_issue_comment"})
 
 # GitHub rules stated in the description's prose (or GitHub's docs) rather than in the schema.
 ANNOTATION_TITLE_MAX_CHARS = 255
@@ -481,6 +486,8 @@ class GitHubDouble:
         self._faults: list[Fault] = []
         self._records: list[RequestRecord] = []
         self._runs: dict[int, dict[str, Any]] = {}
+        self._comments: dict[int, dict[str, Any]] = {}  # pull-request (issue) comments
+        self._next_comment_id = 9001
         self._first_id = first_check_run_id
         self._next_id = first_check_run_id
         self._suites: dict[tuple[str, str], int] = {}
@@ -685,11 +692,19 @@ class GitHubDouble:
         with self._lock:
             return copy.deepcopy(self._runs)
 
+    @property
+    def comments(self) -> dict[int, dict[str, Any]]:
+        """Stored issue comments: id -> {repo, issue_number, body, created_at, updated_at}."""
+        with self._lock:
+            return copy.deepcopy(self._comments)
+
     def reset(self) -> None:
         with self._lock:
             self._faults.clear()
             self._records.clear()
             self._runs.clear()
+            self._comments.clear()
+            self._next_comment_id = 9001
             self._suites.clear()
             self._next_id = self._first_id
 
@@ -989,6 +1004,9 @@ class _Context:
             return _Reply(201, rendered, {"Location": str(rendered["url"])})
         if name == "list_check_runs_for_ref":
             return self.list_for_ref(owner, repo, params["ref"])
+        if name in {"get_issue", "list_issue_comments", "create_issue_comment",
+                    "update_issue_comment"}:
+            return self.issue_call(name, owner, repo, params, body)
         run_id = int(params["check_run_id"])
         found = self.double._runs.get(run_id)
         if found is None or found["repo"] != f"{owner}/{repo}".lower():
@@ -1002,6 +1020,61 @@ class _Context:
             notes = [self.annotation(owner, repo, found, n) for n in found["annotations"]]
             return self.paginate(notes, None)
         return _Reply(404, default_error_body(404))
+
+    # -- issue (pull-request) comments -----------------------------------------------------
+
+    def issue_call(self, name: str, owner: str, repo: str, params: Mapping[str, str],
+                   body: Any) -> _Reply:
+        double = self.double
+        key = f"{owner}/{repo}".lower()
+        if name == "update_issue_comment":
+            found = double._comments.get(int(params["comment_id"]))
+            if found is None or found["repo"] != key:
+                return _Reply(404, default_error_body(404))
+            found["body"] = body["body"]
+            found["updated_at"] = _ts(double.clock())
+            return _Reply(200, self.comment(owner, repo, found))
+        number = int(params["issue_number"])
+        if name == "get_issue":
+            return _Reply(200, self.issue(owner, repo, number))
+        if name == "list_issue_comments":
+            mine = [self.comment(owner, repo, c) for c in sorted(
+                double._comments.values(), key=lambda c: c["id"])
+                if c["repo"] == key and c["issue_number"] == number]
+            return self.paginate(mine, None)
+        now = _ts(double.clock())
+        comment = {"id": double._next_comment_id, "repo": key, "issue_number": number,
+                   "body": body["body"], "created_at": now, "updated_at": now}
+        double._next_comment_id += 1
+        double._comments[comment["id"]] = comment
+        rendered = self.comment(owner, repo, comment)
+        return _Reply(201, rendered, {"Location": str(rendered["url"])})
+
+    def issue(self, owner: str, repo: str, number: int) -> dict[str, Any]:
+        api, web = self.repo_urls(owner, repo)
+        url = f"{api}/issues/{number}"
+        data: dict[str, Any] = synthesize(self.schema("issues/get"), "issue", url)
+        data.update(id=number + 100_000, node_id=f"PR_double{number}", url=url, number=number,
+                    repository_url=api, labels_url=f"{url}/labels{{/name}}",
+                    comments_url=f"{url}/comments", events_url=f"{url}/events",
+                    html_url=f"{web}/pull/{number}", state="open", title=f"pull request {number}",
+                    user=self.user("agent", 4242), locked=False, comments=0,
+                    created_at=_SYNTH_TIME, updated_at=_SYNTH_TIME, closed_at=None,
+                    author_association="CONTRIBUTOR")
+        return data
+
+    def comment(self, owner: str, repo: str, stored: Mapping[str, Any]) -> dict[str, Any]:
+        api, web = self.repo_urls(owner, repo)
+        url = f"{api}/issues/comments/{stored['id']}"
+        data: dict[str, Any] = synthesize(self.schema("issues/create-comment", 201), "comment",
+                                          url)
+        data.update(id=stored["id"], node_id=f"IC_double{stored['id']}", url=url,
+                    html_url=f"{web}/pull/{stored['issue_number']}#issuecomment-{stored['id']}",
+                    issue_url=f"{api}/issues/{stored['issue_number']}", body=stored["body"],
+                    user=self.user("github-actions[bot]", 41898282, "Bot"),
+                    created_at=stored["created_at"], updated_at=stored["updated_at"],
+                    author_association="NONE")
+        return data
 
     def schema(self, operation_id: str, status: int = 200) -> dict[str, Any]:
         return self.double.api.response_schema(operation_id, status)

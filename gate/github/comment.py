@@ -1,0 +1,60 @@
+"""The optional pull-request comment (input ``comment: off|on-red|always``), pure.
+
+One comment per check name, found again by a hidden marker on its first line
+(``<!-- agent-patch-gate:<check name> -->``) and updated in place on later runs. It holds the
+headline and the red blocks of :mod:`gate.github.review`; the accepted tests are only counted.
+Publishing goes through :func:`gate.github.checks.upsert_comment` (the only PyGithub importer).
+
+``on-red`` comments when the gate is closed or a test is frozen; on a later green run it only
+updates a comment that is already there (so the thread never shows a stale red), and creates
+none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from gate.github import markdown, review
+
+MODES = ("off", "on-red", "always")
+MAX_BYTES = 65_000  # GitHub: a comment body holds at most 65,536 characters
+_MARKER_SAFE = re.compile(r"[^A-Za-z0-9 ._()/:+@-]")
+
+
+def marker(check_name: str) -> str:
+    """The hidden first line; the name is reduced to characters that cannot end the comment."""
+    name = _MARKER_SAFE.sub("_", markdown.one_line(check_name))[:100]
+    while "--" in name:
+        name = name.replace("--", "-_")
+    return f"<!-- agent-patch-gate:{name.strip('-')} -->"
+
+
+def is_red(report: Mapping[str, Any]) -> bool:
+    counts = report.get("counts", {})
+    return (report.get("decision") != "open" or int(counts.get("rejected", 0)) > 0
+            or int(counts.get("frozen", 0)) > 0)
+
+
+def action(mode: str, report: Mapping[str, Any]) -> str:
+    """``create`` (create or update), ``update`` (only an existing comment), or ``none``."""
+    if mode == "always" or (mode == "on-red" and is_red(report)):
+        return "create"
+    if mode == "on-red":
+        return "update"
+    return "none"
+
+
+def body(report: Mapping[str, Any], check_name: str, view: review.View | None = None,
+         max_bytes: int = MAX_BYTES) -> str:
+    view = view or review.View()
+    head = [marker(check_name), *review.headline(report, view, level="###")]
+    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    greens = len(review.greens(pairs))
+    tail = ([f"{greens} accepted test{'s' if greens != 1 else ''} (green in both server "
+             "classes) are listed in the job summary and the check run."] if greens else [])
+    room = max_bytes - markdown.utf8_len("\n".join([*head, *tail])) - 200
+    reds, _ = review.red_blocks(report, view, room)
+    text = "\n".join([*head, *reds, *tail]).rstrip("\n") + "\n"
+    return markdown.truncate(text, max_bytes, unit="bytes")

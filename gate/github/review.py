@@ -1,0 +1,572 @@
+"""The reviewer's view of a report (pure): what is red, why, and the next step.
+
+Shared by the job summary (:mod:`gate.github.summary`), the check run
+(:mod:`gate.github.checks`), the pull-request comment and the gate job's log. Everything from a
+record is escaped for its sink here (:mod:`gate.github.markdown` for Markdown,
+:func:`gate.github.workflow.log_line` for log lines). The clock is the report's ``now``.
+
+A red block, one per rejected or frozen test (rejected first, then frozen):
+
+* the test id linked to its file and line on the head commit
+  (``{server}/{repo}/blob/{sha}/{path}#L{line}``) when the location is known;
+* the action in words (``a free-server red with a green local-pinned run; not allowlisted``);
+* each run's outcome; for a run where no assertion ran, its exit code and the stamp's note; the
+  failure message and falsifying example when the stamp carries them;
+* **the next step** for that action, concretely (for ``reject_not_allowlisted`` a ready-to-paste
+  allowlist entry with an expiry within the policy's maximum, and the card field it needs);
+* in a ``<details>`` block: the ``test_id=`` line and the four SPEC §4 lines, verbatim.
+
+Green pairs are never shown with a failure class.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gate.decide import when
+from gate.github import markdown, workflow
+from gate.records import report as report_lines
+
+RETRY_OUTCOMES = ("resource_exit", "empty_body")
+DEFAULT_MAX_FREEZE_DAYS = 30
+TEST_CHARS = 300
+TEXT_CHARS = 2000
+EXAMPLE_LINES = 40
+LOCAL, FREE = "local-pinned", "free-server"
+ICON = {"accepted": "✅", "frozen": "🧊", "rejected": "❌"}
+OUTCOME_WORDS = {"pass": "pass", "assert_fail": "assertion failed",
+                 "resource_exit": "did not finish (resource exit)",
+                 "empty_body": "printed nothing (empty body)"}
+
+WORDS = {
+    "reject_not_allowlisted": "a free-server red with a green local-pinned run; not allowlisted",
+    "freeze_inside_server_class": "a free-server red with a green local-pinned run; frozen "
+                                  "inside free-server (allowlisted)",
+    "reject_freeze_expired": "a free-server red with a green local-pinned run; its freeze has "
+                             "expired",
+    "reject_run_retry_new_id": "a run did not finish, so there is no result to compare; the run "
+                               "is discarded",
+    "reject_cross_class_pass": "a local-pinned red with a green free-server run; a remote green "
+                               "never closes a local red",
+    "reject_stable_fail": "red in both server classes",
+    "reject_fixture_mismatch": "the two stamps are for different fixtures or sample cards",
+    "reject_bad_class": "a stamp names a server class that is neither local-pinned nor "
+                        "free-server",
+    "reject_unstamped_pair": "both stamps come from the same server class",
+    "reject_unclassified": "no row of the stamp gate matched",
+    "reject_missing_stamp": "only one server class ran this test",
+    "reject_duplicate_stamps": "one server class has more than one conclusive stamp",
+    "accept_candidate": "green in both server classes",
+}
+
+
+@dataclass(frozen=True)
+class View:
+    """Where links point; all optional (no link without them)."""
+
+    server_url: str | None = None  # https://github.com
+    repository: str | None = None  # owner/repo
+    head_sha: str | None = None
+    workspace: str | None = None
+    policy_path: str | None = None  # the policy file, as given to the action
+    artifact_prefix: str | None = None
+    report_artifact: str | None = None  # the uploaded JSON report's artifact name
+    run_url: str | None = None  # the workflow run page (artifacts are listed there)
+    check_run_url: str | None = None
+
+    @property
+    def blob_base(self) -> str | None:
+        if not (self.server_url and self.repository and self.head_sha):
+            return None
+        return f"{self.server_url.rstrip('/')}/{self.repository}/blob/{self.head_sha}"
+
+
+_SPAN_SAFE = re.compile(r"[A-Za-z0-9._/@+-][A-Za-z0-9._/@+ …-]{0,300}")
+
+
+def span(text: str) -> str:
+    """A code span for a plain value (shown verbatim), else escaped inline text: inside
+    backticks nothing is decoded, so an escaped value must never go there."""
+    return f"`{text}`" if _SPAN_SAFE.fullmatch(text) else markdown.inline(text, 300)
+
+
+def words(pair: Mapping[str, Any]) -> str:
+    action = str(pair.get("action", ""))
+    return WORDS.get(action, action.replace("_", " "))
+
+
+def words_md(pair: Mapping[str, Any]) -> str:
+    """:func:`words` for Markdown: the fixed phrases are plain text; anything else escaped."""
+    action = str(pair.get("action", ""))
+    return WORDS[action] if action in WORDS else markdown.inline(words(pair))
+
+
+def ordered_reds(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Rejected, then frozen, each in report (test id) order."""
+    return ([p for p in pairs if p.get("status") == "rejected"]
+            + [p for p in pairs if p.get("status") == "frozen"])
+
+
+def greens(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [p for p in pairs if p.get("status") == "accepted"]
+
+
+def source_of(pair: Mapping[str, Any], workspace: str | None = None) -> tuple[str, int] | None:
+    """The test's file and line, or None when the report does not say."""
+    path, line = workflow.pair_location(pair, workspace, fallback="")
+    return (path, line) if path else None
+
+
+def test_link(pair: Mapping[str, Any], view: View) -> str:
+    test_id = str(pair.get("test_id", ""))
+    label = markdown.inline(test_id, TEST_CHARS)
+    where = source_of(pair, view.workspace)
+    base = view.blob_base
+    if where is None or base is None:
+        return f"**{label}**"
+    target = markdown.url(f"{base}/{where[0]}#L{where[1]}")
+    return f"**[{label}]({target})**" if target else f"**{label}**"
+
+
+def _runs(pair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [r for r in pair.get("runs", []) if isinstance(r, Mapping)]
+
+
+def _run_of(pair: Mapping[str, Any], server_class: str) -> Mapping[str, Any] | None:
+    found = [r for r in _runs(pair) if r.get("server_class") == server_class]
+    return found[-1] if found else None
+
+
+def _failure(run: Mapping[str, Any]) -> Mapping[str, Any]:
+    failure = run.get("failure")
+    return failure if isinstance(failure, Mapping) else {}
+
+
+def _cause(run: Mapping[str, Any], outcome: bool = True) -> str:
+    """Why a run gave no assertion result, in words, from the stamp."""
+    parts = [OUTCOME_WORDS.get(str(run.get("outcome")), str(run.get("outcome", "")))][
+        : 1 if outcome else 0]
+    if "exit_code" in run:
+        code = run.get("exit_code")
+        parts.append("killed by a signal" if code is None else f"exit code {code}")
+    note = run.get("note")
+    if isinstance(note, str) and note:
+        parts.append(note)
+    return "; ".join(parts)
+
+
+def _no_report(run: Mapping[str, Any]) -> bool:
+    note = str(run.get("note", "")).lower()
+    return "no junit report" in note or ("not written" in note and "report" in note)
+
+
+def _run_line(run: Mapping[str, Any]) -> str:
+    outcome = str(run.get("outcome", ""))
+    icon = "✅" if outcome == "pass" else "❌"
+    text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
+    if outcome in RETRY_OUTCOMES:
+        text = f"{run.get('server_class', '')}: {_cause(run)}"
+    elif outcome == "assert_fail" and "exit_code" in run:
+        code = run.get("exit_code")
+        text += f" (exit code {code})" if code is not None else ""
+    return f"{icon} {markdown.inline(text, TEXT_CHARS)}"
+
+
+def _code(lines: Sequence[str], info: str = "text") -> list[str]:
+    cut = list(lines[:EXAMPLE_LINES])
+    if len(lines) > EXAMPLE_LINES:
+        cut.append(f"… {len(lines) - EXAMPLE_LINES} more lines")
+    return markdown.code_block([markdown.truncate(line, 500) for line in cut], info)
+
+
+def _failure_lines(run: Mapping[str, Any]) -> list[str]:
+    failure = _failure(run)
+    if not failure:
+        return []
+    cls = markdown.inline(str(run.get("server_class", "")))
+    out: list[str] = []
+    message = failure.get("message")
+    kind = failure.get("type")
+    if isinstance(message, str) and message.strip():
+        head = f"{kind}: " if isinstance(kind, str) and kind else ""
+        out += [f"Failure ({cls}):", "",
+                *_code(markdown.truncate(head + message, TEXT_CHARS).splitlines()), ""]
+    example = failure.get("example")
+    if isinstance(example, str) and example.strip():
+        out += [f"Falsifying example ({cls}):", "",
+                *_code(markdown.truncate(example, 4000).splitlines(), "python"), ""]
+    return out
+
+
+HYPOTHESIS_KEYS = ("seed", "max_examples", "derandomize", "database", "deadline_ms",
+                   "examples_run")
+
+
+def _hypothesis_line(run: Mapping[str, Any]) -> list[str]:
+    settings = run.get("hypothesis")
+    if not isinstance(settings, Mapping) or not settings:
+        return []
+    parts = [f"{key}={settings[key]}" for key in HYPOTHESIS_KEYS if key in settings]
+    if not parts:
+        return []
+    return [f"Hypothesis ({markdown.inline(str(run.get('server_class', '')))}): "
+            f"{markdown.inline(', '.join(parts), 500)}", ""]
+
+
+def _reproduce(pair: Mapping[str, Any]) -> str | None:
+    for run in _runs(pair):
+        value = _failure(run).get("reproduce")
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+def suggested_expiry(now: int, max_days: int) -> int:
+    """The last UTC midnight within ``max_days`` of ``now`` (never after the maximum)."""
+    return (now + max_days * when.DAY) // when.DAY * when.DAY
+
+
+def allowlist_entry(pair: Mapping[str, Any], now: int, max_days: int) -> list[str]:
+    """A ready-to-paste allowlist entry (YAML lines; values JSON-quoted, a YAML subset)."""
+    expires = suggested_expiry(now, max_days)
+    card = pair.get("card_expires")
+    if isinstance(card, int) and now < card < expires:
+        expires = card  # the card's expiry is the one that counts; never promise longer
+    return [
+        "allowlist:",
+        f"  - test_id: {json.dumps(str(pair.get('test_id', '')))}",
+        "    server_class: free-server",
+        '    owner: "@OWNER"        # who will fix it',
+        '    reason: "REASON"       # why the free server fails it while local-pinned passes',
+        '    issue: "ISSUE-URL"     # where the fix is tracked',
+        f"    added: {now}          # {when.utc_date(now)}",
+        f"    expires: {expires}        # {when.utc_date(expires)}, within the "
+        f"{max_days}-day maximum",
+    ]
+
+
+def _issue_link(issue: object, view: View) -> str:
+    if isinstance(issue, int) and not isinstance(issue, bool) and view.server_url \
+            and view.repository:
+        return markdown.link(f"#{issue}", f"{view.server_url.rstrip('/')}/{view.repository}"
+                                          f"/issues/{issue}")
+    if isinstance(issue, str) and issue:
+        target = markdown.url(issue)
+        return markdown.link(issue, target) if target else markdown.inline(issue, 300)
+    return "none recorded (add `issue:` to the allowlist entry)"
+
+
+def _freeze_lines(pair: Mapping[str, Any], now: int, view: View) -> list[str]:
+    freeze = pair.get("freeze")
+    if not isinstance(freeze, Mapping):
+        return []
+    expires = int(freeze.get("expires", 0))
+    card = freeze.get("card_expires")
+    ends = min(expires, card) if isinstance(card, int) else expires
+    flag = " ⚠️ **expires within 7 days**" if when.soon(ends, now) else ""
+    out = [f"- Owner: {markdown.inline(str(freeze.get('owner', '')), 256)}",
+           f"- Reason: {markdown.inline(str(freeze.get('reason', '')), TEXT_CHARS)}",
+           f"- Issue: {_issue_link(freeze.get('issue'), view)}",
+           f"- Freeze ends: {when.expiry(ends, now)}{flag}"]
+    if isinstance(card, int) and card != expires:
+        out.append(f"  (sample card {when.expiry(card, now)}; allowlist "
+                   f"entry {when.expiry(expires, now)})")
+    return out
+
+
+def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
+    """The next step for a red pair, as Markdown lines."""
+    action = str(pair.get("action", ""))
+    policy = (f"the policy file {span(view.policy_path)}" if view.policy_path
+              else "the policy file")
+    if action == "reject_not_allowlisted":
+        card = pair.get("card_expires")
+        entry = allowlist_entry(pair, now, max_days)
+        if isinstance(card, int) and card > now:
+            card_words = (f"The sample card already has `freeze_expires_at: {card}` "
+                          f"({when.expiry(card, now)}): that is the expiry "
+                          "that counts.")
+        elif isinstance(card, int):
+            card_words = (f"The sample card's `freeze_expires_at` ({card}) has passed: set a "
+                          "new one (a new card, so a new fixture_hash: re-run both stamp jobs).")
+        else:
+            card_words = ("The sample card also needs the field `freeze_expires_at` (Unix "
+                          "seconds, no later than `expires`); a changed card is a new card with "
+                          "a new fixture_hash, so re-run both stamp jobs afterwards.")
+        return [f"**Next step:** fix the test or the code so the free server passes it, or — "
+                f"if the free server cannot run this property — freeze it there with a "
+                f"reviewed entry in {policy} (fill in owner, reason and issue):", "",
+                *markdown.code_block(entry, "yaml"), "", card_words]
+    if action == "reject_freeze_expired":
+        freeze = pair.get("freeze")
+        card = pair.get("card_expires")
+        why = []
+        if not isinstance(card, int):
+            why.append("the sample card has no `freeze_expires_at`")
+        elif card <= now:
+            why.append(f"the sample card's `freeze_expires_at` "
+                       f"{when.expiry(card, now)}")
+        if isinstance(freeze, Mapping) and int(freeze.get("expires", 0)) <= now:
+            why.append(f"the allowlist entry (owner "
+                       f"{markdown.inline(str(freeze.get('owner', '')), 256)}) "
+                       f"{when.expiry(int(freeze['expires']), now)}")
+        return [f"**Next step:** the freeze is over ({'; '.join(why) or 'expired'}). Fix the "
+                f"free-server failure; only with a review, set a new expiry within the "
+                f"{max_days}-day maximum on both the card (a new fixture_hash: re-run both "
+                f"stamp jobs) and the entry in {policy}."]
+    if action == "reject_run_retry_new_id":
+        out: list[str] = []
+        for run in _runs(pair):
+            if run.get("outcome") not in RETRY_OUTCOMES:
+                continue
+            cls = markdown.inline(str(run.get("server_class", "")))
+            if _no_report(run):
+                out.append(f"**Next step ({cls}):** the test command failed before writing a "
+                           f"report: {markdown.inline(_cause(run, False), TEXT_CHARS)}. Fix the "
+                           f"command (a re-run fails the same way), then re-run the {cls} "
+                           "stamp job.")
+            else:
+                out.append(f"**Next step ({cls}):** cause: "
+                           f"{markdown.inline(_cause(run), TEXT_CHARS)}. Re-run the {cls} "
+                           "stamp job (it gets a new run id; the card stays the same).")
+        return out or ["**Next step:** re-run the stamp job of the class that did not finish."]
+    if action == "reject_cross_class_pass":
+        return ["**Next step:** the runner you control is red, so the failure is real: fix "
+                "the code or the property; a free-server green never closes it."
+                + _repro_words(pair)]
+    if action == "reject_stable_fail":
+        return ["**Next step:** a real property miss (red on both runners): fix the code or "
+                "the property." + _repro_words(pair)]
+    if action == "reject_fixture_mismatch":
+        diffs = [f"- {markdown.inline(str(d), TEXT_CHARS)}" for d in pair.get("mismatch", [])]
+        generator = any(str(d).startswith(("sample card seed", "sample card cases",
+                                           "Hypothesis setting"))
+                        for d in pair.get("mismatch", []))
+        extra = (" The generator settings (seed, case count or Hypothesis settings) differ."
+                 if generator else "")
+        return ["**Next step:** both stamp jobs must check out the same commit and run the same "
+                f"card and fixtures; re-run both.{extra} What differs:", "",
+                *(diffs or ["- (the report does not say; compare the two stamps)"])]
+    if action == "reject_missing_stamp":
+        present = {str(r.get("server_class")) for r in _runs(pair)}
+        missing = [c for c in (LOCAL, FREE) if c not in present] or ["other"]
+        pattern = f"{view.artifact_prefix or '<prefix>'}-{missing[0]}-…"
+        return [f"**Next step:** run the {markdown.inline(missing[0])} stamp job for this "
+                f"commit (its artifact {span(pattern)} was not found), or check "
+                "that its manifest names this test."]
+    if action == "reject_duplicate_stamps":
+        return ["**Next step:** each stamp job attempt must upload its stamps once; re-run the "
+                "stamp jobs so each class has one conclusive run."]
+    if action == "freeze_inside_server_class":
+        return ["**Next step:** the owner fixes the free-server failure before the freeze ends; "
+                "then the gate closes on this test again unless it is green."]
+    return ["**Next step:** check the stamp jobs' `server-class` inputs and re-run them."]
+
+
+def _repro_words(pair: Mapping[str, Any]) -> str:
+    repro = _reproduce(pair)
+    return f" Reproduce locally: `{markdown.inline(repro, 500)}`" if repro else ""
+
+
+def required_lines(pair: Mapping[str, Any]) -> list[str]:
+    """``test_id=`` and the four SPEC §4 lines, verbatim (safe inside a code block)."""
+    return [markdown.code_line(line)
+            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair))]
+
+
+def _details(pair: Mapping[str, Any]) -> list[str]:
+    lines = required_lines(pair)
+    runs = [markdown.code_line(markdown.one_line(
+        f"run {r.get('run_id', '')}: {r.get('server_class', '')} {r.get('outcome', '')}"
+        + (f" ({r['source']})" if r.get("source") else ""))) for r in _runs(pair)[:8]]
+    body = [*lines, *runs]
+    fence = markdown.fence_for(body)
+    return ["<details><summary>Required fields and runs</summary>", "", f"{fence}text",
+            *lines, *runs, fence, "", "</details>"]
+
+
+def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
+    status = str(pair.get("status", ""))
+    out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
+           "", f"**What happened:** {words_md(pair)}.", "",
+           f"Runs: {' · '.join(_run_line(r) for r in _runs(pair)[:4]) or 'none'}", ""]
+    out += _freeze_lines(pair, now, view)
+    if out[-1] != "":
+        out.append("")
+    for run in _runs(pair)[:4]:
+        out += _failure_lines(run)
+        if _failure(run):
+            out += _hypothesis_line(run)
+    silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
+              if r.get("outcome") == "assert_fail" and not _failure(r)]
+    if silent:
+        who = markdown.inline(" and ".join(silent))
+        out += [f"The {who} stamp carries no failure message: the stamp job's log has the "
+                "assertion." if len(silent) == 1 else
+                f"The {who} stamps carry no failure message: the stamp jobs' logs have the "
+                "assertion.", ""]
+    out += [*next_step(pair, now, max_days, view), "", *_details(pair), ""]
+    return out
+
+
+def counts_lines(report: Mapping[str, Any]) -> list[str]:
+    """What happened in words, one line per (status, action) with its count, reds first (this
+    replaces the old Mermaid diagram)."""
+    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    if not pairs:
+        return ["No tests were classified."]
+    by: Counter[tuple[str, str]] = Counter((str(p.get("status")), words_md(p)) for p in pairs)
+    order = {"rejected": 0, "frozen": 1, "accepted": 2}
+    return [f"- {ICON.get(status, '')} **{n} {markdown.inline(status)}**: {text}" for
+            (status, text), n in
+            sorted(by.items(), key=lambda kv: (order.get(kv[0][0], 3), -kv[1], kv[0][1]))]
+
+
+def counts_sentence(report: Mapping[str, Any]) -> str:
+    return "\n".join(counts_lines(report))
+
+
+def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
+    decision = str(report.get("decision", "closed"))
+    counts = report.get("counts", {})
+    red = int(counts.get("rejected", 0)) + int(counts.get("frozen", 0))
+    total = red + int(counts.get("accepted", 0))
+    icon = "✅" if decision == "open" else "❌"
+    tail = (f"{red} of {total} tests need attention" if red
+            else f"all {total} tests green in both classes" if total else "no tests")
+    out = [f"{level} {icon} agent-patch gate: {markdown.inline(decision)} — {tail}", "",
+           f"**{int(counts.get('rejected', 0))} rejected · {int(counts.get('frozen', 0))} "
+           f"frozen · {int(counts.get('accepted', 0))} accepted** · decided "
+           f"{when.utc_date(int(report.get('now', 0)))}", "", *counts_lines(report), ""]
+    links = []
+    if view.check_run_url:
+        links.append(f"Check run: {markdown.link('details', view.check_run_url)}")
+    if view.report_artifact:
+        where = markdown.link("the run's artifacts", view.run_url) if view.run_url \
+            else "this run's artifacts"
+        links.append(f"JSON report: artifact {span(view.report_artifact)} in {where}")
+    if links:
+        out += [" · ".join(links), ""]
+    return out
+
+
+def green_lines(pairs: Sequence[Mapping[str, Any]], view: View, room: int,
+                collapse_over: int = 5, max_lines: int | None = None) -> list[str]:
+    """The accepted tests, one compact line each, within ``room`` bytes, collapsed when there
+    are more than ``collapse_over``; a sentence says how many are not listed."""
+    if not pairs:
+        return []
+    head = [f"### ✅ {len(pairs)} accepted (green in both server classes)", ""]
+    collapsed = len(pairs) > collapse_over
+    if collapsed:
+        head += [f"<details><summary>{len(pairs)} accepted tests</summary>", ""]
+    tail = ["", "</details>", ""] if collapsed else [""]
+    used = _bytes(head) + _bytes(tail) + 300
+    items: list[str] = []
+    for index, pair in enumerate(pairs):
+        line = f"- {test_link(pair, view).strip('*')}"
+        if used + _bytes([line]) > room or (max_lines is not None and index >= max_lines):
+            left = len(pairs) - index
+            items += ["", f"{left} more accepted test{'s are' if left != 1 else ' is'} not "
+                      "listed here (size limit); the JSON report has every test."]
+            break
+        items.append(line)
+        used += _bytes([line])
+    if used > room:
+        return [f"{len(pairs)} accepted tests are not listed here (size limit); the JSON report "
+                "has every test.", ""]
+    return [*head, *items, *tail]
+
+
+def _bytes(lines: Sequence[str]) -> int:
+    return sum(markdown.utf8_len(line) + 1 for line in lines)
+
+
+def red_blocks(report: Mapping[str, Any], view: View, room: int) -> tuple[list[str], int]:
+    """Red blocks within ``room`` bytes (whole blocks only), and how many were left out."""
+    now = int(report.get("now", 0))
+    max_days = int(report.get("max_freeze_days") or DEFAULT_MAX_FREEZE_DAYS)
+    reds = ordered_reds([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
+    out: list[str] = []
+    used = 400
+    for index, pair in enumerate(reds):
+        block = red_block(pair, now, max_days, view)
+        if used + _bytes(block) > room:
+            left = len(reds) - index
+            out += [f"**{left} more red test{'s are' if left != 1 else ' is'} not shown here "
+                    "(size limit); the JSON report and the annotations have all of them.**", ""]
+            return out, left
+        out += block
+        used += _bytes(block)
+    return out, 0
+
+
+def log_lines(report: Mapping[str, Any]) -> list[str]:
+    """One plain log line per rejected and frozen test, escaped for the log."""
+    out = []
+    for pair in ordered_reds([p for p in report.get("pairs", []) if isinstance(p, Mapping)]):
+        cause = ""
+        if pair.get("action") == "reject_run_retry_new_id":
+            cause = " " + plain_next_step(pair, int(report.get("now", 0)), 0)
+        out.append(workflow.log_line(
+            f"gate: {pair.get('status')}: {pair.get('test_id', '')}: {pair.get('action', '')}"
+            f" ({words(pair)}){cause}"))
+    return out
+
+
+def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
+    """A one-paragraph plain-text next step (for annotations)."""
+    action = str(pair.get("action", ""))
+    if action == "reject_not_allowlisted":
+        until = suggested_expiry(now, max_days)
+        return (f"Next step: fix it, or add an allowlist entry for this test in free-server "
+                f"(owner, reason, issue, expires at most {max_days} days ahead, e.g. "
+                f"{until} = {when.utc_date(until)}) and the card field freeze_expires_at; "
+                "see the job summary.")
+    if action == "reject_run_retry_new_id":
+        causes = [f"{r.get('server_class')}: "
+                  + ("the test command failed before writing a report: "
+                     + _cause(r, False) if _no_report(r) else _cause(r))
+                  for r in _runs(pair) if r.get("outcome") in RETRY_OUTCOMES]
+        classes = sorted({str(r.get("server_class")) for r in _runs(pair)
+                          if r.get("outcome") in RETRY_OUTCOMES})
+        return (f"Cause: {'; '.join(causes)}. Next step: re-run the {' and '.join(classes)} "
+                "stamp job" + ("s" if len(classes) > 1 else "") + " after fixing the cause.")
+    if action == "freeze_inside_server_class":
+        freeze = pair.get("freeze")
+        if isinstance(freeze, Mapping):
+            return (f"Frozen: owner {freeze.get('owner')}; ends "
+                    f"{when.expiry(int(freeze.get('expires', 0)), now)}.")
+    return "Next step: " + PLAIN_STEPS.get(action, "check the stamp jobs' server-class inputs "
+                                                    "and re-run them.")
+
+
+PLAIN_STEPS = {
+    "reject_freeze_expired": "the freeze is over: fix the free-server failure, or (reviewed) set "
+                             "a new expiry on the card and the allowlist entry.",
+    "reject_cross_class_pass": "the runner you control is red, so the failure is real: fix the "
+                               "code or the property.",
+    "reject_stable_fail": "a real property miss (red on both runners): fix the code or the "
+                          "property.",
+    "reject_fixture_mismatch": "both stamp jobs must run the same commit, card and fixtures; "
+                               "re-run both (the job summary says what differs).",
+    "reject_missing_stamp": "run the missing class's stamp job for this commit.",
+    "reject_duplicate_stamps": "re-run the stamp jobs so each class has one conclusive run.",
+}
+
+
+def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
+    """An annotation's message (plain text): what happened, the cause and next step, and the
+    four SPEC §4 lines."""
+    said = words(pair)
+    reason = str(pair.get("reason", ""))
+    if pair.get("action") != "reject_run_retry_new_id" and reason and reason not in said:
+        said += f": {reason}"  # (the retry reason's advice is replaced by the real cause)
+    return "\n".join([markdown.one_line(said),
+                      markdown.one_line(plain_next_step(pair, now, max_days)),
+                      *(markdown.code_line(x) for x in report_lines.four_lines(pair))])

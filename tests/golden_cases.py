@@ -1,0 +1,158 @@
+"""Reports a reviewer reads, built through the real pairing code from stamps (no files), for the
+golden-file tests (tests/test_review_golden.py) and the rendering tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from gate.decide import stamps as stamp_gate
+from gate.github import review
+from gate.records import pairing
+
+LOCAL, FREE = "local-pinned", "free-server"
+NOW = 1_790_000_000  # 2026-09-21 14:13 UTC
+DAY = 86_400
+HASH = "a" * 64
+SHA_X = "5" * 64
+HEAD = "0123456789abcdef0123456789abcdef01234567"
+VIEW = review.View(server_url="https://github.com", repository="octo/props", head_sha=HEAD,
+                   policy_path=".github/gate-policy.yml", artifact_prefix="gate-stamps",
+                   report_artifact="gate-stamps-report-gate-1",
+                   run_url="https://github.com/octo/props/actions/runs/42",
+                   check_run_url="https://github.com/octo/props/runs/7")
+
+
+def _card(test: str, expires: int | None = NOW + 20 * DAY, **extra: Any) -> dict[str, Any]:
+    card: dict[str, Any] = {"property": test, "cases": 200, "seed": 7}
+    if expires is not None:
+        card["freeze_expires_at"] = expires
+    card.update(extra)
+    return card
+
+
+def _stamp(test: str, line: int, server_class: str, outcome: str, run_id: str,
+           card: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    the_card = copy.deepcopy(card) if card is not None else _card(test)
+    value: dict[str, Any] = {
+        "run_id": run_id, "test_id": f"tests/test_props.py::{test}",
+        "server_class": server_class, "fixture_hash": HASH, "sample_card": the_card,
+        "outcome": outcome, "freeze_expires_at": the_card.get("freeze_expires_at"),
+        "fixture_sha256": SHA_X, "fixture_path": f"fixtures/{test}.json",
+        "location": {"path": "tests/test_props.py", "line": line},
+        "exit_code": 0 if outcome == "pass" else 1,
+    }
+    value.update(extra)
+    return value
+
+
+FAILURE = {"type": "AssertionError",
+           "message": "assert parse(render(doc)) == doc\n  where doc = Doc(locale='tr_TR')",
+           "example": "test_locale_round_trip(\n    doc=Doc(locale='tr_TR'),\n)",
+           "reproduce": "pytest tests/test_props.py::test_locale_round_trip "
+                        "--hypothesis-seed=7"}
+
+
+HYPOTHESIS = {"version": "6.100.0", "seed": 7, "max_examples": 200, "derandomize": True,
+              "database": None, "deadline_ms": None, "suppress_health_check": [],
+              "examples_run": 143}
+
+
+def _loaded(*stamps_: dict[str, Any]) -> list[pairing.Loaded]:
+    return [pairing.Loaded(s, f"gate-stamps-{s['server_class']}-stamp-1-0a1b2c3d/"
+                              f"{s['run_id']}.json") for s in stamps_]
+
+
+def _allow(test: str, expires: int, **extra: Any) -> stamp_gate.AllowEntry:
+    del extra
+    return stamp_gate.AllowEntry(f"tests/test_props.py::{test}", FREE, "@parsers",
+                                 "the free runner lacks the tr_TR locale", expires)
+
+
+def _report(loaded: list[pairing.Loaded], allow: list[stamp_gate.AllowEntry],
+            issues: dict[tuple[str, str], Any] | None = None) -> dict[str, Any]:
+    decisions = pairing.decide_all(loaded, allow, NOW, issues)
+    return pairing.build_report(decisions, NOW, max_freeze_days=30)
+
+
+def _green(test: str, line: int) -> list[dict[str, Any]]:
+    return [_stamp(test, line, LOCAL, "pass", f"l-{test}"),
+            _stamp(test, line, FREE, "pass", f"f-{test}")]
+
+
+def all_green() -> dict[str, Any]:
+    return _report(_loaded(*_green("test_sort_stable", 10), *_green("test_json_round_trip", 20),
+                           *_green("test_merge_commutes", 30)), [])
+
+
+def one_of_each() -> dict[str, Any]:
+    s: list[dict[str, Any]] = []
+    # reject_not_allowlisted, with the card issue's failure fields
+    s += [_stamp("test_locale_round_trip", 41, LOCAL, "pass", "l-loc"),
+          _stamp("test_locale_round_trip", 41, FREE, "assert_fail", "f-loc", failure=FAILURE,
+                 hypothesis=HYPOTHESIS)]
+    # freeze_inside_server_class, expiring in 5 days (flagged)
+    frozen_card = _card("test_unicode_width", NOW + 5 * DAY)
+    s += [_stamp("test_unicode_width", 52, LOCAL, "pass", "l-uw", frozen_card),
+          _stamp("test_unicode_width", 52, FREE, "assert_fail", "f-uw", frozen_card)]
+    # reject_freeze_expired (the card's expiry passed 3 days ago)
+    old_card = _card("test_tz_offsets", NOW - 3 * DAY)
+    s += [_stamp("test_tz_offsets", 63, LOCAL, "pass", "l-tz", old_card),
+          _stamp("test_tz_offsets", 63, FREE, "assert_fail", "f-tz", old_card)]
+    # reject_run_retry_new_id: the free-server command never wrote a report
+    s += [_stamp("test_big_input", 74, LOCAL, "pass", "l-big"),
+          _stamp("test_big_input", 74, FREE, "resource_exit", "f-big",
+                 note="no JUnit report was written")]
+    # reject_cross_class_pass
+    s += [_stamp("test_float_sum", 85, LOCAL, "assert_fail", "l-fs",
+                 failure={"type": "AssertionError", "message": "assert 0.30000000000000004 == 0.3",
+                          "example": "test_float_sum(xs=[0.1, 0.2])"}),
+          _stamp("test_float_sum", 85, FREE, "pass", "f-fs")]
+    # reject_stable_fail
+    s += [_stamp("test_dedupe_idempotent", 96, LOCAL, "assert_fail", "l-dd"),
+          _stamp("test_dedupe_idempotent", 96, FREE, "assert_fail", "f-dd")]
+    # reject_fixture_mismatch: the seed differs
+    s += [_stamp("test_shuffle_perm", 107, LOCAL, "pass", "l-sp",
+                 _card("test_shuffle_perm", seed=7), hypothesis=HYPOTHESIS),
+          _stamp("test_shuffle_perm", 107, FREE, "pass", "f-sp",
+                 _card("test_shuffle_perm", seed=8),
+                 hypothesis={**HYPOTHESIS, "seed": 8, "derandomize": False})]
+    # reject_missing_stamp: only local-pinned ran
+    s += [_stamp("test_gzip_round_trip", 118, LOCAL, "pass", "l-gz")]
+    # two greens
+    s += _green("test_sort_stable", 10) + _green("test_json_round_trip", 20)
+    allow = [_allow("test_unicode_width", NOW + 6 * DAY),
+             _allow("test_tz_offsets", NOW + 10 * DAY)]
+    issues = {("tests/test_props.py::test_unicode_width", FREE): 1234,
+              ("tests/test_props.py::test_tz_offsets", FREE):
+                  "https://github.com/octo/props/issues/99"}
+    return _report(_loaded(*s), allow, issues)
+
+
+BROKEN_TESTS = [f"test_prop_{i}" for i in range(1, 10)]
+
+
+def broken_stamp_run() -> dict[str, Any]:
+    """The free-server command could not start (`No module named pytest`): no JUnit report."""
+    s: list[dict[str, Any]] = []
+    for i, test in enumerate(BROKEN_TESTS):
+        s += [_stamp(test, 10 * (i + 1), LOCAL, "pass", f"l-{i}"),
+              _stamp(test, 10 * (i + 1), FREE, "resource_exit", f"f-{i}",
+                     note="no JUnit report was written")]
+    return _report(_loaded(*s), [])
+
+
+def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
+    s: list[dict[str, Any]] = []
+    for i in range(n):
+        test = f"test_prop_{i:05d}"
+        red = i % red_every == 7
+        s += [_stamp(test, 1 + i % 5000, LOCAL, "pass", f"l{i}"),
+              _stamp(test, 1 + i % 5000, FREE, "assert_fail" if red else "pass", f"f{i}",
+                     **({"failure": FAILURE} if red else {}))]
+    return _report(_loaded(*s), [])
+
+
+NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Is the "
+             "artifact-prefix input the same in the stamp jobs and the gate job, and did "
+             "every stamp job run and upload its stamps?")

@@ -1,0 +1,154 @@
+"""Golden files for what a reviewer reads: the job summary, the check run's output (title,
+summary, text), the annotations and the gate job's log lines, for: all green; one of each red
+action; a stamp run whose command could not start; no stamps; 10,000 properties.
+
+Regenerate after a deliberate change with
+``GATE_UPDATE_GOLDEN=1 pytest tests/test_review_golden.py`` and read the diff: these files
+are what users see.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate.github import checks, markdown, review, summary, workflow
+from tests import golden_cases as g
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("GATE_UPDATE_GOLDEN") == "1"
+SETTINGS = checks.Settings(token="t", api_url="https://api.github.com", repository="octo/props",
+                           head_sha=g.HEAD, view=g.VIEW)
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"{name} differs from its golden file"
+
+
+def surfaces(report: dict[str, Any]) -> dict[str, str]:
+    plan = checks.plan(report, SETTINGS)
+    log = [*review.log_lines(report),
+           *workflow.annotation_commands(report, None)]
+    return {
+        "summary.md": summary.render(report, view=g.VIEW),
+        "check-title.txt": plan.title + "\n",
+        "check-summary.md": plan.summary + "\n",
+        "check-text.md": plan.text + "\n",
+        "annotations.json": json.dumps(list(plan.annotations), indent=1,
+                                       ensure_ascii=False) + "\n",
+        "log.txt": "\n".join(log) + "\n",
+    }
+
+
+CASES = {"all-green": g.all_green, "one-of-each": g.one_of_each,
+         "broken-stamp-run": g.broken_stamp_run}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden(case: str) -> None:
+    for name, text in surfaces(CASES[case]()).items():
+        check_golden(f"{case}/{name}", text)
+
+
+def test_golden_no_stamps() -> None:
+    plan = checks.error_plan(g.NO_STAMPS, SETTINGS)
+    assert plan.conclusion == "failure" and plan.annotations == ()
+    check_golden("no-stamps/summary.md", summary.render_error(g.NO_STAMPS, g.VIEW))
+    check_golden("no-stamps/check-title.txt", plan.title + "\n")
+    check_golden("no-stamps/check-summary.md", plan.summary + "\n")
+    check_golden("no-stamps/log.txt", workflow.command(workflow.Annotation(
+        "error", g.NO_STAMPS, title="agent-patch gate could not decide")) + "\n")
+
+
+def test_golden_ten_thousand_properties_within_limits() -> None:
+    report = g.many(10_000)
+    reds = report["counts"]["rejected"]
+    assert reds == 20 and report["counts"]["accepted"] == 9_980
+    out = surfaces(report)
+    md = out["summary.md"]
+    # well under the 1 MiB step limit; check-run summary and text under 65,535 bytes
+    assert markdown.utf8_len(md) <= 1024 * 1024 - 4096
+    assert markdown.utf8_len(out["check-summary.md"]) <= checks.OUTPUT_MAX_BYTES
+    assert markdown.utf8_len(out["check-text.md"]) <= checks.OUTPUT_MAX_BYTES
+    # the reds come first and all of them are in the job summary and the check-run summary
+    first_green = md.index("### ✅")
+    assert md.count("#### ❌") == reds and md.rindex("#### ❌") < first_green
+    assert out["check-summary.md"].count("#### ❌") == reds
+    # a sentence says how many greens are not listed
+    listed = md.count("\n- [tests/test&#95;props.py::")
+    assert f"{9_980 - listed} more accepted tests are not listed here" in md
+    text_listed = out["check-text.md"].count("\n- [tests/")
+    assert f"{9_980 - text_listed} more accepted tests are not listed here" in out[
+        "check-text.md"]
+    assert len(out["log.txt"].splitlines()) == reds + 10 + 1  # named, 10 annotations, a count
+    check_golden("ten-thousand/sizes.json", json.dumps(
+        {name: markdown.utf8_len(text) for name, text in out.items()}, indent=1) + "\n")
+    check_golden("ten-thousand/summary-head.md", "\n".join(md.split("\n")[:60]) + "\n")
+    check_golden("ten-thousand/check-summary.md", out["check-summary.md"])
+    check_golden("ten-thousand/log.txt", out["log.txt"])
+
+
+def test_no_green_pair_shows_a_failure_class() -> None:
+    for report in (g.all_green(), g.one_of_each()):
+        for text in surfaces(report).values():
+            for pair in report["pairs"]:
+                if pair["status"] == "accepted":
+                    at = [line for line in text.split("\n")
+                          if f"test_id={pair['test_id']}" in line]
+                    assert at == [], "a green pair's four lines are shown"
+
+
+def test_four_lines_once_per_red_pair_next_to_it() -> None:
+    report = g.one_of_each()
+    md = summary.render(report, view=g.VIEW)
+    blocks = md.split("\n#### ")[1:]
+    reds = review.ordered_reds(report["pairs"])
+    assert len(blocks) == len(reds)
+    for block, pair in zip(blocks, reds, strict=True):
+        lines = block.split("\n")
+        at = lines.index(f"test_id={pair['test_id']}")
+        assert lines[at + 1:at + 5] == [
+            f"fixture_sha256={pair['fixture_sha256'] or 'none'}",
+            f"failure_class={pair['failure_class']}",
+            f"freeze_allowed={'true' if pair['freeze_allowed'] else 'false'}",
+            f"fixture_path={pair['fixture_path'] or 'none'}"]
+        assert md.count(f"test_id={pair['test_id']}\n") == 1
+
+
+def test_broken_stamp_run_names_the_real_cause_everywhere() -> None:
+    report = g.broken_stamp_run()
+    out = surfaces(report)
+    cause = "the test command failed before writing a report: exit code 1; no JUnit report"
+    assert out["summary.md"].count(cause) == 9
+    assert out["check-summary.md"].count(cause) == 9
+    notes = json.loads(out["annotations.json"])
+    assert len(notes) == 9 and all(cause in n["message"] for n in notes)
+    assert "rerun with a new run id" not in json.dumps(notes)
+    assert out["log.txt"].count("reject_run_retry_new_id") == 9
+
+
+def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:
+    import yaml
+
+    from gate.records import policy
+
+    report = g.one_of_each()
+    pair = next(p for p in report["pairs"] if p["action"] == "reject_not_allowlisted")
+    entry = yaml.safe_load("\n".join(review.allowlist_entry(pair, g.NOW, 30)))
+    pol = policy.from_record(entry, "suggested")
+    assert pol.allowlist[0].test_id == pair["test_id"]
+    assert policy.check(pol, g.NOW) == []  # no finding: within the 30-day maximum
+    # without a card expiry the suggestion is the last midnight within the maximum
+    bare = {**pair, "card_expires": None}
+    entry = yaml.safe_load("\n".join(review.allowlist_entry(bare, g.NOW, 30)))
+    expires = entry["allowlist"][0]["expires"]
+    assert g.NOW < expires <= g.NOW + 30 * g.DAY and expires % g.DAY == 0
+    assert policy.check(policy.from_record(entry, "s"), g.NOW) == []
