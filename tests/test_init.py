@@ -392,3 +392,31 @@ def test_the_collector_needs_nothing_of_the_gate_in_the_test_environment(
     wrapper.chmod(0o755)
     assert init("--python", str(wrapper), "tests") == 0
     assert [p.test_id for p in manifest.load(MANIFEST, Path("."))] == IDS
+
+
+def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "tests" / "test_machine.py").write_text(textwrap.dedent('''\
+        from hypothesis import settings, strategies as st
+        from hypothesis.stateful import RuleBasedStateMachine, rule
+
+
+        class Counter(RuleBasedStateMachine):
+            total = 0
+
+            @rule(n=st.integers(0, 3))
+            def add(self, n):
+                self.total += n
+                assert self.total >= 0
+
+
+        CounterTests = Counter.TestCase
+        CounterTests.settings = settings(max_examples=9)
+        '''))
+    assert init("tests/test_machine.py") == 0
+    assert "note: 1 stateful test (RuleBasedStateMachine.TestCase)" in capsys.readouterr().out
+    (prop,) = manifest.load(MANIFEST, Path("."))
+    assert prop.test_id == "tests/test_machine.py::CounterTests::runTest"
+    assert read_json(prop.card)["cases"] == 9
+    # runTest is Hypothesis's code: no line of the test file would be right, so none is given
+    assert prop.location == {"path": "tests/test_machine.py"}

@@ -69,6 +69,10 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(f"gate init: {_count(len(found), 'Hypothesis test')} of "
           f"{len(collected.items)} collected"
           + (f" ({_count(left_out, 'other test')} left out)" if left_out else ""))
+    stateful = [item for item in new if item.stateful]
+    if stateful:
+        print(f"note: {_count(len(stateful), 'stateful test')} (RuleBasedStateMachine.TestCase): "
+              "cases from TestCase.settings; the location names the file only")
     gone = sorted(known - {item.nodeid for item in found})
     if gone:
         print(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
