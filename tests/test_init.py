@@ -420,3 +420,13 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
     assert read_json(prop.card)["cases"] == 9
     # runTest is Hypothesis's code: no line of the test file would be right, so none is given
     assert prop.location == {"path": "tests/test_machine.py"}
+
+
+def test_a_failed_write_removes_what_this_run_wrote(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "ci").write_text("a file, not a folder")  # the manifest, written last, fails
+    assert init("--manifest", "ci/gate.yml", "tests") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gate: error: ci/gate.yml: (file): cannot write"), err
+    assert not any((repo / CARDS).iterdir())  # the cards written before it are gone again
+    assert not (repo / POLICY).exists()
