@@ -118,6 +118,10 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
         ("tests.test_props.TestOrder", "test_commutes")]
     record = read_yaml(MANIFEST)
     schemas.validate("manifest", record, str(MANIFEST))
+    independently_valid("manifest", record)
+    independently_valid("policy", read_yaml(POLICY) or {})
+    for card in cards.values():
+        independently_valid("sample-card", card)
     assert record["version"] == 1
     # the policy: valid, empty, and commented so people know what goes in it
     text = POLICY.read_text()
@@ -125,6 +129,14 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
     assert "# allowlist:" in text and "expires:" in text
     schemas.validate("policy", read_yaml(POLICY), str(POLICY))
     assert policy_check(POLICY) == 0
+
+
+def independently_valid(schema: str, record: Any) -> None:
+    """Checked with jsonschema straight from schemas/, not through gate.records.schemas."""
+    import jsonschema
+
+    path = Path(__file__).resolve().parent.parent / "schemas" / f"{schema}.schema.json"
+    jsonschema.Draft202012Validator(json.loads(path.read_text())).validate(record)
 
 
 def policy_check(path: Path) -> int:
@@ -430,3 +442,15 @@ def test_a_failed_write_removes_what_this_run_wrote(
     assert err.startswith("gate: error: ci/gate.yml: (file): cannot write"), err
     assert not any((repo / CARDS).iterdir())  # the cards written before it are gone again
     assert not (repo / POLICY).exists()
+
+
+def test_an_interpreter_without_pytest_is_named(
+        repo: Path, tmp_path_factory: pytest.TempPathFactory,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bare = tmp_path_factory.mktemp("bare") / "python"
+    bare.write_text("#!/bin/sh\nexec " + sys.executable + " -I -S \"$@\"\n")  # no site-packages
+    bare.chmod(0o755)
+    assert init("--python", str(bare), "tests") == 2
+    err = capsys.readouterr().err
+    assert f"{bare}: --python: pytest is not installed for this interpreter" in err, err
+    assert not (repo / ".github").exists()
