@@ -118,6 +118,10 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
         ("tests.test_props.TestOrder", "test_commutes")]
     record = read_yaml(MANIFEST)
     schemas.validate("manifest", record, str(MANIFEST))
+    independently_valid("manifest", record)
+    independently_valid("policy", read_yaml(POLICY) or {})
+    for card in cards.values():
+        independently_valid("sample-card", card)
     assert record["version"] == 1
     # the policy: valid, empty, and commented so people know what goes in it
     text = POLICY.read_text()
@@ -125,6 +129,14 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
     assert "# allowlist:" in text and "expires:" in text
     schemas.validate("policy", read_yaml(POLICY), str(POLICY))
     assert policy_check(POLICY) == 0
+
+
+def independently_valid(schema: str, record: Any) -> None:
+    """Checked with jsonschema straight from schemas/, not through gate.records.schemas."""
+    import jsonschema
+
+    path = Path(__file__).resolve().parent.parent / "schemas" / f"{schema}.schema.json"
+    jsonschema.Draft202012Validator(json.loads(path.read_text())).validate(record)
 
 
 def policy_check(path: Path) -> int:
@@ -392,3 +404,53 @@ def test_the_collector_needs_nothing_of_the_gate_in_the_test_environment(
     wrapper.chmod(0o755)
     assert init("--python", str(wrapper), "tests") == 0
     assert [p.test_id for p in manifest.load(MANIFEST, Path("."))] == IDS
+
+
+def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "tests" / "test_machine.py").write_text(textwrap.dedent('''\
+        from hypothesis import settings, strategies as st
+        from hypothesis.stateful import RuleBasedStateMachine, rule
+
+
+        class Counter(RuleBasedStateMachine):
+            total = 0
+
+            @rule(n=st.integers(0, 3))
+            def add(self, n):
+                self.total += n
+                assert self.total >= 0
+
+
+        CounterTests = Counter.TestCase
+        CounterTests.settings = settings(max_examples=9)
+        '''))
+    assert init("tests/test_machine.py") == 0
+    assert "note: 1 stateful test (RuleBasedStateMachine.TestCase)" in capsys.readouterr().out
+    (prop,) = manifest.load(MANIFEST, Path("."))
+    assert prop.test_id == "tests/test_machine.py::CounterTests::runTest"
+    assert read_json(prop.card)["cases"] == 9
+    # runTest is Hypothesis's code: no line of the test file would be right, so none is given
+    assert prop.location == {"path": "tests/test_machine.py"}
+
+
+def test_a_failed_write_removes_what_this_run_wrote(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "ci").write_text("a file, not a folder")  # the manifest, written last, fails
+    assert init("--manifest", "ci/gate.yml", "tests") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gate: error: ci/gate.yml: (file): cannot write"), err
+    assert not any((repo / CARDS).iterdir())  # the cards written before it are gone again
+    assert not (repo / POLICY).exists()
+
+
+def test_an_interpreter_without_pytest_is_named(
+        repo: Path, tmp_path_factory: pytest.TempPathFactory,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bare = tmp_path_factory.mktemp("bare") / "python"
+    bare.write_text("#!/bin/sh\nexec " + sys.executable + " -I -S \"$@\"\n")  # no site-packages
+    bare.chmod(0o755)
+    assert init("--python", str(bare), "tests") == 2
+    err = capsys.readouterr().err
+    assert f"{bare}: --python: pytest is not installed for this interpreter" in err, err
+    assert not (repo / ".github").exists()

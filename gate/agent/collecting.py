@@ -30,6 +30,7 @@ _PYTEST_EXIT = {1: "tests failed", 2: "interrupted (an error during collection)"
 class Item:
     nodeid: str
     hypothesis: bool
+    stateful: bool  # a RuleBasedStateMachine.TestCase
     max_examples: int | None
     path: Path
     line: int | None
@@ -55,6 +56,7 @@ def _parse(document: Any, source: str) -> Collected:
     try:
         items = tuple(Item(
             nodeid=str(raw["nodeid"]), hypothesis=bool(raw["hypothesis"]),
+            stateful=bool(raw.get("stateful")),
             max_examples=raw["max_examples"] if isinstance(raw["max_examples"], int) else None,
             path=Path(raw["path"]), line=raw["line"] if isinstance(raw["line"], int) else None,
             classname=str(raw["classname"]), name=str(raw["name"]),

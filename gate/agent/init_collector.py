@@ -25,8 +25,7 @@ import pytest
 OUT_ENV = "GATE_INIT_OUT"
 
 
-def _max_examples(obj: Any) -> int | None:
-    current = getattr(obj, "_hypothesis_internal_use_settings", None)
+def _max_examples(current: Any) -> int | None:
     value = getattr(current, "max_examples", None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -42,12 +41,23 @@ def _item(item: pytest.Item) -> dict[str, Any]:
     except ImportError:
         is_hypothesis = False
     names = mangle_test_address(item.nodeid)
-    _path, lineno, _domain = item.location
+    path = os.fspath(getattr(item, "path", None) or item.fspath)
+    where, lineno, _domain = item.location
+    # The line is in the test's own file only when the function was defined there: a stateful
+    # machine's runTest is Hypothesis's own code, so its line would point into another file.
+    rootdir = os.fspath(item.config.rootpath)
+    if os.path.realpath(os.path.join(rootdir, where)) != os.path.realpath(path):
+        lineno = None
+    stateful = getattr(obj, "_hypothesis_state_machine_class", None) is not None
+    # RuleBasedStateMachine.TestCase runs with TestCase.settings, not its runTest's
+    settings_of = (getattr(getattr(item, "cls", None), "settings", None) if stateful else
+                   getattr(obj, "_hypothesis_internal_use_settings", None))
     return {
         "nodeid": item.nodeid,
         "hypothesis": is_hypothesis,
-        "max_examples": _max_examples(obj) if is_hypothesis else None,
-        "path": os.fspath(getattr(item, "path", None) or item.fspath),
+        "stateful": stateful,
+        "max_examples": _max_examples(settings_of) if is_hypothesis else None,
+        "path": path,
         "line": lineno + 1 if isinstance(lineno, int) else None,
         "classname": ".".join(names[:-1]),
         "name": names[-1],

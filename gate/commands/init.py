@@ -10,6 +10,7 @@ properties the manifest does not hold yet, appending to it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -69,6 +70,10 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(f"gate init: {_count(len(found), 'Hypothesis test')} of "
           f"{len(collected.items)} collected"
           + (f" ({_count(left_out, 'other test')} left out)" if left_out else ""))
+    stateful = [item for item in new if item.stateful]
+    if stateful:
+        print(f"note: {_count(len(stateful), 'stateful test')} (RuleBasedStateMachine.TestCase): "
+              "cases from TestCase.settings; the location names the file only")
     gone = sorted(known - {item.nodeid for item in found})
     if gone:
         print(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
@@ -118,22 +123,36 @@ def cmd_init(args: argparse.Namespace) -> int:
 
     import json
 
-    for plan in planned:
-        write_once(plan.card_path,
-                   (json.dumps(plan.card, indent=2, sort_keys=True) + "\n").encode("utf-8"))
-        print(f"wrote {plan.card_path} cases={plan.card['cases']} seed={plan.card['seed']}")
-    if write_policy:
-        write_once(policy_path, adopt.POLICY_TEXT.encode("utf-8"))
-        print(f"wrote {policy_path} (an empty allowlist)")
-    if original is None:
-        write_once(manifest_path, manifest_bytes)
-        print(f"wrote {manifest_path} ({_count(len(entries), 'property')})")
-    else:
-        if read_bytes_capped(manifest_path) != original:
-            raise GateInputError(str(manifest_path), "(file)", "changed while gate init ran; "
-                                 "run it again")
-        write_replace(manifest_path, manifest_bytes)
-        print(f"added {_count(len(entries), 'property')} to {manifest_path}")
-    print("next: review the cards, the manifest's fixtures and the policy, then commit them "
-          "(README: Adopt it in your repository)")
+    # Write everything, then report: a failure (or an interrupt) part-way removes the files this
+    # run created, so the next run does not trip over half an init.
+    created: list[Path] = []
+    lines: list[str] = []
+    try:
+        for plan in planned:
+            write_once(plan.card_path,
+                       (json.dumps(plan.card, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+            created.append(plan.card_path)
+            lines.append(f"wrote {plan.card_path} cases={plan.card['cases']} "
+                         f"seed={plan.card['seed']}")
+        if write_policy:
+            write_once(policy_path, adopt.POLICY_TEXT.encode("utf-8"))
+            created.append(policy_path)
+            lines.append(f"wrote {policy_path} (an empty allowlist)")
+        if original is None:
+            write_once(manifest_path, manifest_bytes)
+            lines.append(f"wrote {manifest_path} ({_count(len(entries), 'property')})")
+        else:
+            if read_bytes_capped(manifest_path) != original:
+                raise GateInputError(str(manifest_path), "(file)", "changed while gate init "
+                                     "ran; run it again")
+            write_replace(manifest_path, manifest_bytes)
+            lines.append(f"added {_count(len(entries), 'property')} to {manifest_path}")
+    except BaseException:
+        for path in reversed(created):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+    lines.append("next: review the cards, the manifest's fixtures and the policy, then commit "
+                 "them (README: Adopt it in your repository)")
+    print("\n".join(lines))
     return OPEN
