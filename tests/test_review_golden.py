@@ -127,8 +127,11 @@ def test_broken_stamp_run_names_the_real_cause_everywhere() -> None:
     report = g.broken_stamp_run()
     out = surfaces(report)
     cause = "the test command failed before writing a report: exit code 1; no JUnit report"
-    assert out["summary.md"].count(cause) == 9
-    assert out["check-summary.md"].count(cause) == 9
+    # nine blocks, and once up front as the common cause
+    assert out["summary.md"].count(cause) == 10
+    assert out["check-summary.md"].count(cause) == 10
+    assert "**Common cause — 9 tests:** in free-server, " + cause in out["summary.md"]
+    assert out["summary.md"].index("Common cause") < out["summary.md"].index("#### ")
     notes = json.loads(out["annotations.json"])
     assert len(notes) == 9 and all(cause in n["message"] for n in notes)
     assert "rerun with a new run id" not in json.dumps(notes)

@@ -431,6 +431,28 @@ def counts_sentence(report: Mapping[str, Any]) -> str:
     return "\n".join(counts_lines(report))
 
 
+def common_causes(report: Mapping[str, Any]) -> list[str]:
+    """One line per cause shared by two or more runs that did not finish (so nine identical
+    reds read as one problem first)."""
+    groups: Counter[tuple[str, str, bool]] = Counter()
+    for pair in report.get("pairs", []):
+        if not isinstance(pair, Mapping) or pair.get("action") != "reject_run_retry_new_id":
+            continue
+        for run in _runs(pair):
+            if run.get("outcome") in RETRY_OUTCOMES:
+                groups[(str(run.get("server_class", "")), _cause(run, False), _no_report(run))] += 1
+    out = []
+    for (cls, cause, no_report), n in sorted(groups.items(), key=lambda kv: -kv[1]):
+        if n < 2:
+            continue
+        what = ("the test command failed before writing a report" if no_report
+                else "the run did not finish")
+        out.append(f"**Common cause — {n} tests:** in {markdown.inline(cls)}, {what}: "
+                   f"{markdown.inline(cause, TEXT_CHARS)}. Fix that, then re-run the "
+                   f"{markdown.inline(cls)} stamp job.")
+    return [line for item in out for line in (item, "")]
+
+
 def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
     decision = str(report.get("decision", "closed"))
     counts = report.get("counts", {})
@@ -442,7 +464,8 @@ def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[s
     out = [f"{level} {icon} agent-patch gate: {markdown.inline(decision)} — {tail}", "",
            f"**{int(counts.get('rejected', 0))} rejected · {int(counts.get('frozen', 0))} "
            f"frozen · {int(counts.get('accepted', 0))} accepted** · decided "
-           f"{when.utc_date(int(report.get('now', 0)))}", "", *counts_lines(report), ""]
+           f"{when.utc_date(int(report.get('now', 0)))}", "", *counts_lines(report), "",
+           *common_causes(report)]
     links = []
     if view.check_run_url:
         links.append(f"Check run: {markdown.link('details', view.check_run_url)}")
