@@ -227,6 +227,10 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(tmp_path: Path) -> None
     written = sorted(Path(outputs["stamps-dir"]).glob("*.json"))
     assert len(written) == 3
     assert {json.loads(p.read_text())["server_class"] for p in written} == {FREE}
+    # root is gate/examples; the stamp's location is relative to the repository (this checkout).
+    parser = next(json.loads(p.read_text()) for p in written
+                  if json.loads(p.read_text())["test_id"] == "parser_round_trip")
+    assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 52}
 
 
 @pytest.mark.parametrize(("extra", "source"), [

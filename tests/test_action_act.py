@@ -134,7 +134,7 @@ def test_open_gate_under_act(tmp_path: Path, double: GitHubDouble, wheelhouse: P
 
 def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
                                      wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse, fail="lexer_unicode")
+    result = _run_example(tmp_path, double, wheelhouse, fail="parser_round_trip")
     assert result.returncode != 0
     gate = result.job("gate")
     assert not gate.succeeded
@@ -149,5 +149,10 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     assert run["conclusion"] == "failure"
     assert len(run["annotations"]) == 1
     assert run["annotations"][0]["annotation_level"] == "failure"
+    # root: gate/examples, yet the annotation names the file in the repository, at the test.
+    assert run["annotations"][0]["path"] == "gate/examples/tests/test_parser.py"
+    assert run["annotations"][0]["start_line"] == 52
+    assert "def test_round_trip(" in (
+        ROOT / "gate/examples/tests/test_parser.py").read_text().splitlines()[51]
     assert "`property_miss`" in run["output"]["summary"]
     assert "action: reject_stable_fail" in html.unescape(run["output"]["text"])

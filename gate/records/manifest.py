@@ -15,6 +15,11 @@ Example::
         sample: samples/parser_round_trip.json      # optional sampler output to pin
         junit: {classname: tests.test_parser, name: test_round_trip}
         location: {path: tests/test_parser.py, line: 12}   # optional, for annotations
+
+``location.path`` is relative to the root like every other path and must name an existing
+file (a location that does not exist is bad input, naming the entry); the stamp records it
+relative to the repository root (see :func:`gate.agent.stamping.repository_path`), so that an
+annotation points at the file on GitHub whatever the root is.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Property:
     junit_classname: str | None
     junit_name: str
     location: dict[str, Any] | None
+    #: The file ``location.path`` names (root joined), checked to exist when loaded.
+    location_file: Path | None = None
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:
@@ -62,6 +69,15 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
                                  f"properties.{seen[test_id]})")
         seen[test_id] = index
         sample = raw.get("sample")
+        location_file: Path | None = None
+        if "location" in raw:
+            where_loc = f"{where}.location.path"
+            location_file = _relative(root, raw["location"]["path"], source, where_loc)
+            if not location_file.is_file():
+                raise GateInputError(source, where_loc,
+                                     f"{raw['location']['path']!r} (test {test_id!r}): no such "
+                                     "file under the root; name the test file relative to the "
+                                     "root")
         found.append(Property(
             test_id=test_id,
             card=_relative(root, raw["card"], source, f"{where}.card"),
@@ -71,6 +87,7 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
             junit_classname=raw["junit"].get("classname"),
             junit_name=raw["junit"]["name"],
             location=dict(raw["location"]) if "location" in raw else None,
+            location_file=location_file,
         ))
     return found
 
