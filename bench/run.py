@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import action, classify, hashing, ledger, startup
+from bench import action, classify, hashing, ledger, setup, startup
 from bench.common import ROOT, Results, machine, say
 
 BENCHMARKS = {
@@ -29,6 +29,7 @@ BENCHMARKS = {
     "ledger": ledger.bench,
     "startup": startup.bench,
     "action": action.bench,
+    "setup": setup.bench,
 }
 
 
@@ -63,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             if name == "action":
                 action.bench(results, folder, args.quick, reps, args.profile,
                              act=not args.no_act)
+            elif name == "setup" and args.no_act:
+                say("# setup: act runs skipped (--no-act)")
             else:
                 BENCHMARKS[name](results, folder, args.quick, reps, args.profile)
             say(f"# {name} done in {time.perf_counter() - part:.1f}s")

@@ -8,6 +8,7 @@ tokens, ``fail-on-closed: false``.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 import shutil
@@ -227,6 +228,10 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(tmp_path: Path) -> None
     written = sorted(Path(outputs["stamps-dir"]).glob("*.json"))
     assert len(written) == 3
     assert {json.loads(p.read_text())["server_class"] for p in written} == {FREE}
+    # root is gate/examples; the stamp's location is relative to the repository (this checkout).
+    parser = next(json.loads(p.read_text()) for p in written
+                  if json.loads(p.read_text())["test_id"] == "parser_round_trip")
+    assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 52}
 
 
 @pytest.mark.parametrize(("extra", "source"), [
@@ -337,3 +342,170 @@ def test_the_gate_step_passes_the_inputs_gate_mode_reads() -> None:
                  "GATE_GITHUB_TOKEN", "GATE_NOW", "GATE_FAIL_ON_CLOSED", "GATE_STAMPS_DIR"):
         assert name in gate["env"], name
     assert gate["env"]["GATE_ARTIFACT_PREFIX"] == "${{ inputs.artifact-prefix }}"
+
+
+# --- gate mode on another run's artifacts (workflow_run) ----------------------------------------
+
+RUN_1 = "4242"
+
+
+def _workflow_run(tmp_path: Path, head_repo: str | None = "mallory/widgets",
+                  run_id: int = 4242, base: str = "acme/widgets") -> dict[str, str]:
+    run: dict[str, Any] = {"id": run_id, "head_sha": "d" * 40, "event": "pull_request",
+                           "repository": {"full_name": base},
+                           "pull_requests": [{"number": 9}]}
+    if head_repo is not None:
+        run["head_repository"] = {"full_name": head_repo}
+    event = write_json(tmp_path / "event.json", {"action": "completed", "workflow_run": run})
+    return {"GATE_RUN_ID": RUN_1, "GITHUB_EVENT_NAME": "workflow_run",
+            "GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": "acme/widgets",
+            "GATE_TRUSTED_STAMPS_DIR": str(tmp_path / "trusted")}
+
+
+def _split_stamps(tmp_path: Path, local_in: str) -> None:
+    """A free-server stamp from the other run; the local-pinned one from ``local_in``."""
+    write_json(tmp_path / "stamps" / "gate-stamps-free-server-stamp-1-4e5f6a7b" / "f.json",
+               stamp(FREE, "pass", run_id="f1", fixture_sha256=SHA_X))
+    write_json(tmp_path / local_in / "gate-stamps-local-pinned-stamp-local-1-0a1b2c3d" /
+               "l.json", stamp(LOCAL, "pass", run_id="l1", fixture_sha256=SHA_X))
+
+
+def test_a_forks_local_pinned_stamps_are_refused(tmp_path: Path) -> None:
+    _split_stamps(tmp_path, "stamps")
+    (tmp_path / "trusted").mkdir()
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path, **_workflow_run(tmp_path)))
+    assert caught.value.field == "server_class"
+    assert caught.value.source.startswith("gate-stamps-local-pinned-")
+    assert "run 4242, which ran for the fork mallory/widgets" in caught.value.message
+    assert "cannot speak for the local-pinned class" in caught.value.message
+
+
+def test_an_event_without_a_head_repository_counts_as_a_fork(tmp_path: Path) -> None:
+    _split_stamps(tmp_path, "stamps")
+    (tmp_path / "trusted").mkdir()
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path, **_workflow_run(tmp_path, head_repo=None)))
+    assert "the fork (unknown)" in caught.value.message
+
+
+def test_a_same_repository_run_may_carry_both_classes(tmp_path: Path) -> None:
+    _split_stamps(tmp_path, "stamps")
+    (tmp_path / "trusted").mkdir()
+    assert action.run(_env(tmp_path, **_workflow_run(tmp_path, head_repo="acme/widgets"))) == 0
+
+
+def test_local_pinned_from_the_trusted_run_pairs_with_the_forks_free_server(
+        tmp_path: Path, github_double: GitHubDouble) -> None:
+    _split_stamps(tmp_path, "trusted")
+    env = _env(tmp_path, GATE_GITHUB_TOKEN=WRITE_TOKEN, GITHUB_API_URL=github_double.base_url,
+               GITHUB_SHA="b" * 40, **_workflow_run(tmp_path))
+    assert action.run(env) == 0
+    (run,) = github_double.check_runs.values()
+    assert run["head_sha"] == "d" * 40  # the event's head_sha, not GITHUB_SHA
+    summary = html.unescape((tmp_path / "summary.md").read_text(encoding="utf-8"))
+    assert "decided on the stamps of run 4242 of acme/widgets at dddddddddddd" in summary
+    assert "pull requests: #9" in summary and "a fork (mallory/widgets)" in summary
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert report["pairs"][0]["action"] == "accept_candidate"
+
+
+def test_the_fork_alone_leaves_the_local_pinned_class_missing(tmp_path: Path) -> None:
+    write_json(tmp_path / "stamps" / "gate-stamps-free-server-stamp-1-4e5f6a7b" / "f.json",
+               stamp(FREE, "pass", run_id="f1", fixture_sha256=SHA_X))
+    (tmp_path / "trusted").mkdir()
+    assert action.run(_env(tmp_path, **_workflow_run(tmp_path))) == 1
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert report["pairs"][0]["action"] == "reject_missing_stamp"
+
+
+@pytest.mark.parametrize(("change", "source", "words"), [
+    ({"GITHUB_EVENT_NAME": "pull_request"}, "run-id", "needs a workflow_run event"),
+    ({"GATE_RUN_ID": "4243"}, "run-id", "not the event's run"),
+    ({"GATE_RUN_ID": "12ab"}, "run-id", "must be a run id"),
+    ({"GATE_REPOSITORY": "other/widgets"}, "repository", "not the repository of the event"),
+])
+def test_run_id_must_match_its_workflow_run_event(tmp_path: Path, change: dict[str, str],
+                                                  source: str, words: str) -> None:
+    _split_stamps(tmp_path, "trusted")
+    env = _env(tmp_path, **_workflow_run(tmp_path))
+    env.update(change)
+    with pytest.raises(GateInputError) as caught:
+        action.run(env)
+    assert caught.value.source == source
+    assert words in caught.value.message
+
+
+def test_repository_without_run_id_is_bad_input(tmp_path: Path) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path, GATE_REPOSITORY="acme/widgets"))
+    assert caught.value.source == "repository"
+
+
+def test_gate_publish_takes_the_workflow_run_head_sha(tmp_path: Path) -> None:
+    from gate.github import publish
+
+    env = _workflow_run(tmp_path)
+    assert publish.head_sha({**env, "GITHUB_SHA": "b" * 40}) == "d" * 40
+
+
+# --- re-runs: a stamp leg run again as attempt 2 ------------------------------------------------
+
+
+def _leg(tmp_path: Path, server_class: str, attempt: str, junit: str, exit_code: str) -> str:
+    """One stamp leg (job `stamp`) of attempt ``attempt``, as action.yml runs it; the artifact
+    lands in the runner's stamps-out folder, which the gate below reads like a download."""
+    env = _env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS=server_class,
+               GATE_MANIFEST=str(EXAMPLES / "manifest.yml"), GATE_ROOT=str(EXAMPLES),
+               GATE_JUNIT=str(EXAMPLES / "junit" / junit), GATE_EXIT_CODE=exit_code,
+               GITHUB_JOB="stamp", GITHUB_RUN_ATTEMPT=attempt)
+    assert action.run(env, gate_main=cli.main) == 0
+    return _outputs(tmp_path / "output.txt")["artifact-name"]
+
+
+def _gate_attempt_2(tmp_path: Path) -> dict[str, Any]:
+    out = tmp_path / "runner" / "agent-patch-gate" / "stamps-out"
+    code = action.run(_env(tmp_path, GATE_STAMPS_DIR=str(out), GITHUB_RUN_ATTEMPT="2",
+                           GATE_FAIL_ON_CLOSED="false"))
+    assert code == 0
+    report: dict[str, Any] = json.loads(
+        Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    return report
+
+
+def test_rerunning_one_leg_that_agrees_gives_the_same_decision(tmp_path: Path) -> None:
+    """Re-run of the local-pinned leg (attempt 2) that says what attempt 1 said: one result seen
+    twice, paired once; the same-class pair is reported as a rerun."""
+    first = _leg(tmp_path, LOCAL, "1", "local-pinned.xml", "0")
+    _leg(tmp_path, FREE, "1", "local-pinned.xml", "0")
+    again = _leg(tmp_path, LOCAL, "2", "local-pinned.xml", "0")
+    assert re.fullmatch(r"gate-stamps-local-pinned-stamp-1-[0-9a-f]{8}", first)
+    assert re.fullmatch(r"gate-stamps-local-pinned-stamp-2-[0-9a-f]{8}", again)
+    report = _gate_attempt_2(tmp_path)
+    assert report["decision"] == "open"
+    for pair in report["pairs"]:
+        assert pair["action"] == "accept_candidate"
+        assert "1 agreeing same-class repeat" in pair["reason"]
+    # Both attempts' local-pinned stamps were read; they pair as a rerun (which one is "latest"
+    # follows written_at, equal within this test's second, then run id).
+    assert len(report["reruns"]) == 3
+    for rerun in report["reruns"]:
+        assert {r["source"].split("/")[0] for r in rerun["runs"]} == {first, again}
+
+
+def test_rerunning_one_leg_never_hides_a_red(tmp_path: Path) -> None:
+    """Attempt 1's free-server leg was red for parser_round_trip; a re-run that comes back green
+    disagrees with it: reject_duplicate_stamps, whichever attempt is newer."""
+    _leg(tmp_path, LOCAL, "1", "local-pinned.xml", "0")
+    _leg(tmp_path, FREE, "1", "free-server.xml", "1")
+    _leg(tmp_path, FREE, "2", "local-pinned.xml", "0")
+    report = _gate_attempt_2(tmp_path)
+    assert report["decision"] == "closed"
+    by_test = {p["test_id"]: p for p in report["pairs"]}
+    assert by_test["parser_round_trip"]["action"] == "reject_duplicate_stamps"
+    assert "disagree" in by_test["parser_round_trip"]["reason"]
+    # attempt 1 skipped lexer_unicode (resource_exit, discarded): attempt 2's pass pairs.
+    assert by_test["lexer_unicode"]["action"] == "accept_candidate"
+    assert "discarded" in by_test["lexer_unicode"]["reason"]
+    assert by_test["tokenizer_total"]["action"] == "accept_candidate"

@@ -146,7 +146,7 @@ def test_open_gate_under_act(tmp_path: Path, double: GitHubDouble, wheelhouse: P
 
 def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
                                      wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse, fail="lexer_unicode")
+    result = _run_example(tmp_path, double, wheelhouse, fail="parser_round_trip")
     assert result.returncode != 0
     gate = result.job("gate")
     assert not gate.succeeded
@@ -170,6 +170,11 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
         (Path(save) / "act-check-run.md").write_text(
             f"# {run['output']['title']}\n\n{run['output']['summary']}\n\n"
             f"{run['output'].get('text') or ''}", encoding="utf-8")
+    # root: gate/examples, yet the annotation names the file in the repository, at the test.
+    assert run["annotations"][0]["path"] == "gate/examples/tests/test_parser.py"
+    assert run["annotations"][0]["start_line"] == 52
+    assert "def test_round_trip(" in (
+        ROOT / "gate/examples/tests/test_parser.py").read_text().splitlines()[51]
     summary = html.unescape(run["output"]["summary"])
     assert "failure_class=property_miss" in summary
     assert "**What happened:** red in both server classes." in summary

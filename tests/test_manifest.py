@@ -37,9 +37,9 @@ def write(path: Path, record: Any) -> Path:
 def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     entries = workspace(tmp_path)
     entries[0]["location"] = {"path": "tests/test_a.py", "line": 3}
-    entries[1]["sample"] = "b.card.json"
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_a.py").write_text("")
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a(): pass\n")
+    entries[1]["sample"] = "b.card.json"
     sub = tmp_path / ".github"
     sub.mkdir()
     props = manifest.load(write(sub / "gate.yml", {"properties": entries}), tmp_path)
@@ -47,6 +47,7 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     assert props[0].card == tmp_path / "a.card.json"
     assert props[0].fixtures == (tmp_path / "fx" / "a",)
     assert props[0].location == {"path": "tests/test_a.py", "line": 3}
+    assert props[0].location_file == tmp_path / "tests" / "test_a.py"
     assert props[1].sample == tmp_path / "b.card.json"
     assert props[0].junit_classname == "c" and props[0].junit_name == "a"
 
@@ -64,14 +65,12 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     (lambda m: m.update(properties=[]), "properties"),
     (lambda m: m.update(version=2), "version"),
     (lambda m: m["properties"][0].update(test_id=""), "properties.0.test_id"),
-    (lambda m: m["properties"][1].update(location={"path": "tests/gone.py"}),
+    (lambda m: m["properties"][1].update(location={"path": "tests/none.py"}),
      "properties.1.location.path"),
-    (lambda m: m["properties"][1].update(location={"path": "fx/a"}),  # a folder, not a file
-     "properties.1.location.path"),
-    (lambda m: m["properties"][1].update(location={"path": "/etc/passwd"}),
-     "properties.1.location.path"),
-    (lambda m: m["properties"][1].update(location={"path": "../a.card.json"}),
-     "properties.1.location.path"),
+    (lambda m: m["properties"][0].update(location={"path": "../a.card.json"}),
+     "properties.0.location.path"),
+    (lambda m: m["properties"][0].update(location={"path": "fx/a"}),  # a folder, not a file
+     "properties.0.location.path"),
 ])
 def test_bad_manifests_are_refused(tmp_path: Path, change: Any, field: str) -> None:
     record = {"version": 1, "properties": workspace(tmp_path)}
@@ -146,22 +145,90 @@ def test_manifest_mode_needs_junit(tmp_path: Path) -> None:
                  str(tmp_path / "o"), "--exit-code", "0"]) == 2
 
 
-def test_stamp_refuses_a_location_that_does_not_exist(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 13: the annotation must point at a real file; the entry is named, nothing runs."""
+def test_a_location_that_does_not_exist_is_exit_2_naming_the_entry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entries = workspace(tmp_path)
-    entries[1]["location"] = {"path": "tests/test_b.py", "line": 9}
+    entries[1]["location"] = {"path": "tests/test_b.py", "line": 4}
     m = write(tmp_path / "m.yml", {"properties": entries})
     (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    argv = ["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
-            "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out", str(tmp_path / "out"),
-            "--exit-code", "0"]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert f"{m}: properties.1.location.path: 'tests/test_b.py' (test 'b') is not a file" in err
+    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0"])
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "properties.1.location.path" in line and "'tests/test_b.py'" in line
+    assert "test 'b'" in line and "no such file" in line
     assert not (tmp_path / "out").exists()
-    # relative to the root, not to the current folder or the manifest's folder
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_b.py").write_text("")
-    assert main(argv) == 0
+
+
+def _stamped_location(tmp_path: Path, root: Path, capsys: pytest.CaptureFixture[str],
+                      monkeypatch: pytest.MonkeyPatch, workspace_env: str | None = None,
+                      ) -> Any:
+    if workspace_env is None:
+        monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    else:
+        monkeypatch.setenv("GITHUB_WORKSPACE", workspace_env)
+    entries = workspace(root)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_a.py").write_text("def test_a(): pass\n")
+    entries[0]["location"] = {"path": "tests/test_a.py", "line": 1}
+    m = write(root / "m.yml", {"properties": entries})
+    (root / "r.xml").write_bytes(JUNIT_OK)
+    code = main(["stamp", "--manifest", str(m), "--root", str(root), "--server-class",
+                 "local-pinned", "--junit", str(root / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0", "--json"])
+    assert code == 0
+    written = json.loads(capsys.readouterr().out)
+    assert "location" not in written[1]["stamp"]
+    return written[0]["stamp"]["location"]
+
+
+def test_stamped_location_is_relative_to_the_repository_root(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """root: props/suite in a repository: the stamp names props/suite/tests/test_a.py."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    root = repo / "props" / "suite"
+    root.mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    assert _stamped_location(tmp_path, root, capsys, monkeypatch) == {
+        "path": "props/suite/tests/test_a.py", "line": 1}
+
+
+def test_a_worktree_git_file_marks_the_repository_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".git").write_text("gitdir: /elsewhere\n")
+    (repo / "sub").mkdir()
+    assert _stamped_location(tmp_path, repo / "sub", capsys, monkeypatch)["path"] == \
+        "sub/tests/test_a.py"
+
+
+def test_without_git_the_workspace_is_the_repository_root(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ws" / "a").mkdir(parents=True)
+    got = _stamped_location(tmp_path, tmp_path / "ws" / "a", capsys, monkeypatch,
+                            workspace_env=str(tmp_path / "ws"))
+    assert got["path"] == "a/tests/test_a.py"
+
+
+def test_outside_any_repository_the_path_stays_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "r").mkdir()
+    got = _stamped_location(tmp_path, tmp_path / "r", capsys, monkeypatch,
+                            workspace_env=str(tmp_path / "elsewhere"))
+    assert got["path"] == "tests/test_a.py"
+
+
+def test_the_example_manifest_locations_name_each_test_line() -> None:
+    """gate/examples/manifest.yml: every location is the `def test_…` line of its test."""
+    root = Path(__file__).resolve().parent.parent / "gate" / "examples"
+    for prop in manifest.load(root / "manifest.yml", root):
+        assert prop.location is not None and prop.location_file is not None
+        lines = prop.location_file.read_text(encoding="utf-8").splitlines()
+        assert lines[prop.location["line"] - 1].startswith(f"def {prop.junit_name}("), prop

@@ -42,9 +42,9 @@ TABLE: dict[str, tuple[str, str, str]] = {
     "p11": ("absent", "absent", "reject_run_retry_new_id"),
     "p12": ("pass", "pass", "reject_missing_stamp"),  # not in the free-server manifest
     "p13": ("pass", "pass", "reject_fixture_mismatch"),  # fixture edited between the runs
-    "p14": ("pass", "pass", "reject_duplicate_stamps"),  # local rerun: pass again
+    "p14": ("pass", "pass", "accept_candidate"),  # local rerun: pass again (agrees)
     "p15": ("error", "pass", "accept_candidate"),  # local rerun: pass
-    "p16": ("fail", "fail", "reject_duplicate_stamps"),  # local rerun: fail again
+    "p16": ("fail", "fail", "reject_stable_fail"),  # local rerun: fail again (agrees)
     "p17": ("skip", "fail", "freeze_inside_server_class"),  # local rerun: pass; allowlisted
     "p18": ("pass", "pass", "accept_candidate"),
     "p19": ("fail", "error", "reject_run_retry_new_id"),
@@ -153,7 +153,7 @@ def test_every_property_gets_the_expected_action(classified: dict[str, Any]) -> 
     report = classified["report"]
     assert {p["test_id"]: p["action"] for p in report["pairs"]} == printed
     assert [p["test_id"] for p in report["pairs"]] == sorted(TABLE)
-    assert lines[-1] == "decision=closed tests=24 accepted=5 frozen=2 rejected=17"
+    assert lines[-1] == "decision=closed tests=24 accepted=6 frozen=2 rejected=16"
 
 
 def test_text_output_has_the_four_lines_after_every_entry(classified: dict[str, Any]) -> None:
@@ -169,12 +169,13 @@ def test_report_is_schema_valid_and_counts_tests(classified: dict[str, Any]) -> 
     report = classified["report"]
     schemas.validate("report", report, "report.json")
     assert report["decision"] == "closed"
-    assert report["counts"] == {"accepted": 5, "frozen": 2, "rejected": 17}
+    assert report["counts"] == {"accepted": 6, "frozen": 2, "rejected": 16}
     assert json.loads(classified["json"].stdout) == report
     by_test = {p["test_id"]: p for p in report["pairs"]}
     assert by_test["p02"]["status"] == "frozen" and by_test["p02"]["freeze_allowed"] is True
     assert by_test["p01"]["gate"] == "stamp" and by_test["p12"]["gate"] == "pairing"
-    assert by_test["p14"]["gate"] == "pairing" and len(by_test["p14"]["runs"]) == 3
+    assert by_test["p14"]["gate"] == "stamp" and len(by_test["p14"]["runs"]) == 2
+    assert "1 agreeing same-class repeat of the paired stamp" in by_test["p14"]["reason"]
     assert by_test["p23"]["location"] == {"path": "prop_suite.py", "line": 40}
     assert by_test["p01"]["fixture_path"].startswith("pins/")
     assert {r["source"].split("/")[0] for r in by_test["p01"]["runs"]} == {"local", "free"}
@@ -304,6 +305,14 @@ def _decide(*records: dict[str, Any]) -> pairing.TestDecision:
     ([stamp("f1", FREE, "pass"), stamp("f2", FREE, "pass")], "reject_missing_stamp"),
     ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "assert_fail"), stamp("f1", FREE, "pass")],
      "reject_duplicate_stamps"),
+    ([stamp("l1", LOCAL, "assert_fail"), stamp("l2", LOCAL, "pass"), stamp("f1", FREE, "pass")],
+     "reject_duplicate_stamps"),  # a rerun never hides a red
+    ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "pass"), stamp("f1", FREE, "pass")],
+     "accept_candidate"),  # agreeing repeats: one result seen twice
+    ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "pass", fixture_hash="b" * 64),
+      stamp("f1", FREE, "pass")], "reject_duplicate_stamps"),  # same outcome, other fixture
+    ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "pass", fixture_sha256="c" * 64),
+      stamp("f1", FREE, "pass")], "reject_duplicate_stamps"),  # same outcome, other pin
     ([stamp("l1", LOCAL, "pass"), stamp("l2", LOCAL, "empty_body"), stamp("f1", FREE, "pass")],
      "accept_candidate"),
     ([stamp("l1", LOCAL, "resource_exit"), stamp("l2", LOCAL, "empty_body"),

@@ -29,7 +29,7 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -163,6 +163,8 @@ class Prepared:
     fixture_hash: str
     pin: hashing.Pin | None
     pin_path: str | None
+    #: The manifest's ``location`` with its path made relative to the repository root.
+    location: dict[str, Any] | None = None
 
     def still_same(self) -> bool:
         """Do the card, fixtures and sampler output still hold the bytes read before the run?"""
@@ -184,6 +186,43 @@ def _posix(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def repository_root(start: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The repository ``start`` is in: the nearest folder at or above it holding ``.git`` (a
+    folder, or a file in a worktree or submodule); else ``$GITHUB_WORKSPACE`` when ``start``
+    is inside it; else None."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if os.path.lexists(folder / ".git"):
+            return folder
+    workspace = (os.environ if env is None else env).get("GITHUB_WORKSPACE", "").strip()
+    if workspace:
+        base = Path(workspace).resolve()
+        if here == base or base in here.parents:
+            return base
+    return None
+
+
+def repository_path(prop: Property, root: Path,
+                    env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """The manifest's ``location`` as GitHub needs it: its path relative to the repository
+    root (annotations and links name repository paths), whatever the stamping root is. Outside
+    any repository the path stays relative to the stamping root, as written."""
+    if prop.location is None:
+        return None
+    location = dict(prop.location)
+    if prop.location_file is None:
+        return location
+    repo = repository_root(root, env)
+    if repo is not None:
+        try:
+            location["path"] = prop.location_file.resolve().relative_to(repo).as_posix()
+        except ValueError:
+            raise GateInputError(str(prop.location_file), "location.path",
+                                 f"test {prop.test_id!r}: the file is outside the repository "
+                                 f"{repo}") from None
+    return location
+
+
 def prepare(prop: Property, root: Path, store: Path | None) -> Prepared:
     card = records.load_card(prop.card)
     value = hashing.fixture_hash(list(prop.fixtures), root, card)
@@ -192,7 +231,7 @@ def prepare(prop: Property, root: Path, store: Path | None) -> Prepared:
     if prop.sample is not None:
         pin = hashing.pin(prop.sample, store)
         pin_path = pin.fixture_path if pin.fixture_path is not None else _posix(prop.sample, root)
-    return Prepared(prop, root, card, value, pin, pin_path)
+    return Prepared(prop, root, card, value, pin, pin_path, repository_path(prop, root))
 
 
 def new_run_id() -> str:
@@ -267,8 +306,8 @@ def build_stamp(
         stamp["timed_out"] = proc.timed_out
     if decided.note:
         stamp["note"] = decided.note
-    if prepared.prop.location is not None:
-        stamp["location"] = dict(prepared.prop.location)
+    if prepared.location is not None:
+        stamp["location"] = dict(prepared.location)
     if hypothesis is not None:
         stamp["hypothesis"] = dict(hypothesis)
     if failure is not None:

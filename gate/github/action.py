@@ -5,7 +5,8 @@ module reads them once into a frozen :class:`Settings`, then does one mode's wor
 
 * ``stamp``: run (or record) the test run and write one stamp per manifest property into a
   fresh folder, and name the artifact the next step uploads.
-* ``gate``: classify every downloaded stamp, optionally verify a receipt and audit a halt ledger,
+* ``gate``: classify every downloaded stamp (with ``run-id``: another run's, see
+  :func:`foreign_run`), optionally verify a receipt and audit a halt ledger,
   write the JSON report, publish the check run (degrading to workflow-command annotations
   without ``checks: write``), write the job summary and the step outputs, and exit 1 when the
   gate is closed (unless ``fail-on-closed`` is false). The decision never depends on whether
@@ -26,6 +27,8 @@ from typing import Any
 from gate.errors import GateInputError
 
 _PREFIX = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_HEX40 = re.compile(r"^[0-9a-fA-F]{40}$")
+_REPO = re.compile(r"^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$")
 _JOB = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -79,6 +82,10 @@ class Settings:
     now: int | None
     output_file: str
     comment: str = "off"
+    # gate mode on another run's artifacts (a workflow_run workflow)
+    run_id: str = ""
+    repository: str = ""
+    trusted_dir: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -123,6 +130,9 @@ class Settings:
             now=_int(env, "GATE_NOW"),
             output_file=env.get("GITHUB_OUTPUT", ""),
             comment=comment,
+            run_id=env.get("GATE_RUN_ID", "").strip(),
+            repository=env.get("GATE_REPOSITORY", "").strip(),
+            trusted_dir=env.get("GATE_TRUSTED_STAMPS_DIR", "").strip(),
         )
 
     @property
@@ -201,12 +211,125 @@ def _halt_section(settings: Settings, pol: Any) -> dict[str, Any] | None:
     return ledger.audit(Path(settings.halt_ledger), pol.halt).to_record()
 
 
+@dataclass(frozen=True, slots=True)
+class ForeignRun:
+    """The run whose artifacts a ``workflow_run`` gate decides on, as the *event* names it
+    (GitHub wrote the event; the artifacts were written by whoever ran that run)."""
+
+    run_id: str
+    repository: str
+    head_sha: str
+    head_repository: str | None
+    pull_requests: tuple[int, ...]
+
+    @property
+    def from_fork(self) -> bool:
+        """A head repository other than the base (or none named) is a fork: fail closed."""
+        return self.head_repository != self.repository
+
+    def note(self) -> str:
+        prs = ", ".join(f"#{n}" for n in self.pull_requests) or "none named by the event"
+        head = self.head_repository or "unknown"
+        trust = (f"a fork ({head}): only its free-server stamps count; local-pinned stamps come "
+                 "from this trusted run") if self.from_fork else f"head repository {head}"
+        return (f"decided on the stamps of run {self.run_id} of {self.repository} at "
+                f"{self.head_sha[:12]} (pull requests: {prs}); {trust}")
+
+
+def foreign_run(settings: Settings, env: Mapping[str, str]) -> ForeignRun | None:
+    """With ``run-id``: the ``workflow_run`` event that names that run, checked; else None.
+
+    The head SHA, the pull requests and whether the run came from a fork are read from
+    ``$GITHUB_EVENT_PATH`` only, never from artifact contents.
+    """
+    if not settings.run_id:
+        if settings.repository:
+            raise GateInputError("repository", "(input)", "only with run-id")
+        return None
+    from gate.records.files import read_json
+
+    if not settings.run_id.isdigit():
+        raise GateInputError("run-id", "(input)", f"must be a run id, not {settings.run_id!r}")
+    event_name = env.get("GITHUB_EVENT_NAME", "")
+    event_path = env.get("GITHUB_EVENT_PATH", "")
+    if event_name != "workflow_run" or not event_path:
+        raise GateInputError("run-id", "(input)",
+                             "needs a workflow_run event (the head SHA and whether the run came "
+                             f"from a fork are read from it), not {event_name or 'none'!r}")
+    event = read_json(Path(event_path))
+    run = event.get("workflow_run") if isinstance(event, dict) else None
+    if not isinstance(run, dict):
+        raise GateInputError(event_path, "workflow_run", "missing from the event")
+    if str(run.get("id", "")) != settings.run_id:
+        raise GateInputError("run-id", "(input)",
+                             f"{settings.run_id} is not the event's run "
+                             f"({str(run.get('id'))[:20]}): use github.event.workflow_run.id")
+    sha = run.get("head_sha")
+    if not isinstance(sha, str) or not _HEX40.match(sha):
+        raise GateInputError(event_path, "workflow_run.head_sha", "not a 40-hex commit SHA")
+
+    def full_name(key: str) -> str | None:
+        repo = run.get(key)
+        name = repo.get("full_name") if isinstance(repo, dict) else None
+        return name if isinstance(name, str) and _REPO.match(name) else None
+
+    base = full_name("repository")
+    if base is None:
+        raise GateInputError(event_path, "workflow_run.repository.full_name", "missing")
+    wanted = settings.repository or env.get("GITHUB_REPOSITORY", "")
+    if wanted.lower() != base.lower():
+        raise GateInputError("repository", "(input)",
+                             f"{wanted!r} is not the repository of the event's run ({base})")
+    numbers = []
+    for pr in run.get("pull_requests") or []:
+        number = pr.get("number") if isinstance(pr, dict) else None
+        if isinstance(number, int) and not isinstance(number, bool) and number > 0:
+            numbers.append(number)
+    return ForeignRun(settings.run_id, base, sha.lower(), full_name("head_repository"),
+                      tuple(numbers))
+
+
+def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
+            now: int, issues: Any = None) -> list[Any]:
+    """Pair the downloaded stamps. From another run, a fork's local-pinned stamps are refused:
+    a fork speaks for the free server it ran on, never for the runner the base repository
+    controls; that class must come from this (trusted) run's own artifacts."""
+    from gate.records import pairing
+
+    if not settings.stamps_dir:
+        raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
+    if foreign is None:
+        return pairing.decide_folder(Path(settings.stamps_dir), allowlist, now,
+                                     settings.artifact_prefix, issues)
+    theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
+    if foreign.from_fork:
+        for item in theirs:
+            if item.stamp["server_class"] == "local-pinned":
+                raise GateInputError(
+                    item.source, "server_class",
+                    f"a local-pinned stamp from run {foreign.run_id}, which ran for the fork "
+                    f"{foreign.head_repository or '(unknown)'}: a fork cannot speak for the "
+                    "local-pinned class; stamp it in the trusted workflow_run workflow")
+    ours = (pairing.collect(Path(settings.trusted_dir), settings.artifact_prefix)
+            if settings.trusted_dir else [])
+    seen = {item.stamp["run_id"]: item for item in ours}
+    for item in theirs:
+        if item.stamp["run_id"] in seen:
+            raise GateInputError(item.source, "run_id",
+                                 f"run id {item.stamp['run_id']!r} is in both runs' artifacts")
+    loaded = [*ours, *theirs]
+    if not loaded:
+        raise GateInputError(settings.stamps_dir, "--stamps", "no stamps (no *.json files) found")
+    return pairing.decide_all(loaded, allowlist, now, issues)
+
+
 def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     from gate.github import publish, workflow
     from gate.records import load as records
     from gate.records import pairing, policy
     from gate.records.files import is_regular_file
 
+    foreign = foreign_run(settings, env)
     now = settings.now if settings.now is not None else int(time.time())
     policy_path = Path(settings.policy) if settings.policy else None
     if policy_path is not None and not is_regular_file(policy_path):
@@ -215,10 +338,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 "scopes and marker"))
         policy_path = None
     pol = policy.load(policy_path)
-    if not settings.stamps_dir:
-        raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
-    decisions = pairing.decide_folder(Path(settings.stamps_dir), pol.granting(now), now,
-                                      settings.artifact_prefix, pol.issue_of())
+    decisions = _decide(settings, foreign, pol.granting(now), now, pol.issue_of())
     built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
                                  halt_audit=_halt_section(settings, pol),
                                  max_freeze_days=pol.max_freeze_days)
@@ -229,10 +349,14 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     from gate.github import review
 
     github_env = {**env, "GITHUB_TOKEN": settings.token}
+    if foreign is not None:  # the check run belongs on the pull request's head, from the event
+        github_env["GITHUB_SHA"] = foreign.head_sha
     view = publish.view_from_env(github_env, policy_path=settings.policy or None,
                                  artifact_prefix=settings.artifact_prefix,
                                  report_artifact=report_artifact(settings))
     url, notes = publish.publish_report(built, github_env, name=settings.check_name, view=view)
+    if foreign is not None:
+        notes = [foreign.note(), *notes]
     publish.write_summary(built, url, notes, None, github_env, view=view)
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""

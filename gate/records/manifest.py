@@ -16,8 +16,10 @@ Example::
         junit: {classname: tests.test_parser, name: test_round_trip}
         location: {path: tests/test_parser.py, line: 12}   # optional, for annotations
 
-``location.path`` is relative to the root like every other path, and must name an existing
-file there: a ``location`` that points nowhere would annotate nothing (issue 13).
+``location.path`` is relative to the root like every other path and must name an existing
+file (a location that does not exist is bad input, naming the entry); the stamp records it
+relative to the repository root (see :func:`gate.agent.stamping.repository_path`), so that an
+annotation points at the file on GitHub whatever the root is.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class Property:
     junit_classname: str | None
     junit_name: str
     location: dict[str, Any] | None
+    #: The file ``location.path`` names (root joined), checked to exist when loaded.
+    location_file: Path | None = None
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:
@@ -50,20 +54,6 @@ def _relative(root: Path, value: str, source: str, where: str) -> Path:
         raise GateInputError(source, where,
                              f"{value!r}: paths are relative to the root, without '..'")
     return root / Path(*pure.parts)
-
-
-def _location(root: Path, raw: dict[str, Any], source: str, where: str
-              ) -> dict[str, Any] | None:
-    if "location" not in raw:
-        return None
-    location = dict(raw["location"])
-    path = _relative(root, location["path"], source, f"{where}.location.path")
-    if not path.is_file():
-        raise GateInputError(source, f"{where}.location.path",
-                             f"{location['path']!r} (test {raw['test_id']!r}) is not a file "
-                             f"under the root {str(root)!r}; give the test file's path "
-                             "relative to the root (gate stamp --root, --gate-root)")
-    return location
 
 
 def from_record(record: Any, source: str, root: Path) -> list[Property]:
@@ -79,6 +69,15 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
                                  f"properties.{seen[test_id]})")
         seen[test_id] = index
         sample = raw.get("sample")
+        location_file: Path | None = None
+        if "location" in raw:
+            where_loc = f"{where}.location.path"
+            location_file = _relative(root, raw["location"]["path"], source, where_loc)
+            if not location_file.is_file():
+                raise GateInputError(source, where_loc,
+                                     f"{raw['location']['path']!r} (test {test_id!r}): no such "
+                                     "file under the root; name the test file relative to the "
+                                     "root")
         found.append(Property(
             test_id=test_id,
             card=_relative(root, raw["card"], source, f"{where}.card"),
@@ -87,7 +86,8 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
             sample=_relative(root, sample, source, f"{where}.sample") if sample else None,
             junit_classname=raw["junit"].get("classname"),
             junit_name=raw["junit"]["name"],
-            location=_location(root, raw, source, where),
+            location=dict(raw["location"]) if "location" in raw else None,
+            location_file=location_file,
         ))
     return found
 

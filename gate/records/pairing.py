@@ -15,11 +15,13 @@ Deciding (pure, :func:`decide_test`), per test id, rows in order:
                                                                        (pairing)
 2   after discarding the runs that ended in ``resource_exit`` or        reject_duplicate_stamps
     ``empty_body`` (SPEC §3 row 4: discard, rerun with a new id), a     (pairing)
-    class still holds more than one conclusive (``pass`` or
-    ``assert_fail``) stamp: never pick one
-3   otherwise each class contributes one stamp — its only conclusive   the stamp gate's action,
-    one, or, when every run in it was discarded, its latest run (so     SPEC §3 rows 1-9 (stamp)
-    the stamp gate rejects it with ``reject_run_retry_new_id``)
+    class still holds conclusive (``pass`` or ``assert_fail``) stamps
+    that disagree (outcome, fixture hash, sampler pin or card): never
+    pick one, so a rerun never hides a red
+3   otherwise each class contributes one stamp — its latest conclusive  the stamp gate's action,
+    one (agreeing repeats are one result seen again: a re-run job),     SPEC §3 rows 1-9 (stamp)
+    or, when every run in it was discarded, its latest run (so the
+    stamp gate rejects it with ``reject_run_retry_new_id``)
 ==  ================================================================  ========================
 
 Reruns: within one class, the runs are ordered by (``written_at``, ``run_id``) and every run is
@@ -50,6 +52,7 @@ from gate.decide import digest, stamps
 from gate.errors import GateInputError
 from gate.records import forked, report
 from gate.records import load as records
+from gate.records.files import canonical_json
 
 CONCLUSIVE = ("pass", "assert_fail")
 
@@ -209,6 +212,13 @@ def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
     return None
 
 
+def _result(item: Loaded) -> str:
+    """What a conclusive stamp says: two stamps of one class agree when this is equal."""
+    s = item.stamp
+    return canonical_json([s["outcome"], s["fixture_hash"], s.get("fixture_sha256"),
+                           s["sample_card"]]).decode("utf-8")
+
+
 def _pairing_entry(test_id: str, action: str, row: int, reason: str,
                    items: Sequence[Loaded]) -> dict[str, Any]:
     sha, path = report.pin_of([item.stamp for item in items])
@@ -257,18 +267,21 @@ def decide_test(
         return TestDecision(test_id, entry, reruns)
     chosen: list[Loaded] = []
     discarded = 0
+    repeated = 0
     for server_class in stamps.CLASSES:
         runs = by_class[server_class]
         conclusive = [r for r in runs if r.stamp["outcome"] in CONCLUSIVE]
-        if len(conclusive) > 1:
+        if len({_result(r) for r in conclusive}) > 1:
             entry = _pairing_entry(
                 test_id, "reject_duplicate_stamps", 2,
-                f"{len(conclusive)} conclusive {server_class} stamps "
-                f"({', '.join(r.stamp['run_id'] for r in conclusive)}); never pick one",
+                f"{len(conclusive)} conclusive {server_class} stamps that disagree "
+                f"({', '.join(r.stamp['run_id'] + ' ' + r.stamp['outcome'] for r in conclusive)}"
+                "); never pick one",
                 ordered)
             return TestDecision(test_id, entry, reruns)
-        chosen.append(conclusive[0] if conclusive else runs[-1])
-        discarded += len(runs) - 1
+        chosen.append(conclusive[-1] if conclusive else runs[-1])
+        repeated += max(0, len(conclusive) - 1)
+        discarded += len(runs) - max(1, len(conclusive))
     local, free = chosen
     result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
     entry = report.cross_class_pair(local.stamp, free.stamp, result,
@@ -284,6 +297,10 @@ def decide_test(
     if discarded:
         entry["reason"] += (f" ({discarded} other same-class run{'s' if discarded > 1 else ''}"
                             " ended in resource_exit/empty_body and were discarded)")
+    if repeated:
+        entry["reason"] += (f" ({repeated} agreeing same-class repeat"
+                            f"{'s' if repeated > 1 else ''} of the paired stamp"
+                            f"{'s' if repeated > 1 else ''}, e.g. a re-run job)")
     return TestDecision(test_id, entry, reruns)
 
 

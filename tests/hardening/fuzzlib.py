@@ -291,7 +291,9 @@ def _safe_rel(path: str) -> bool:
     return not (path.startswith(("/", "~")) or "\\" in path or ".." in parts)
 
 
-def manifest_valid(value: Any) -> bool:
+def manifest_valid(value: Any, root: Path | None = None) -> bool:
+    """Own reading of a manifest's validity; with ``root``, a ``location.path`` must also name
+    an existing file under it."""
     if not isinstance(value, dict) or not schemas.is_valid("manifest", value):
         return False
     ids = [p["test_id"] for p in value["properties"]]
@@ -301,6 +303,10 @@ def manifest_valid(value: Any) -> bool:
         paths = [prop["card"], *prop["fixtures"]] + ([prop["sample"]] if "sample" in prop else [])
         paths += [prop["location"]["path"]] if "location" in prop else []
         if not all(_safe_rel(p) for p in paths):
+            return False
+        where = prop.get("location", {}).get("path")
+        if where is not None and not (_safe_rel(where) and root is not None
+                                      and (root / where).is_file()):
             return False
     return True
 
@@ -575,7 +581,7 @@ def _stamp_root(s: Scratch) -> Path:
         (root / "card.json").write_text(json.dumps(card()))
         (root / "junit.xml").write_bytes(JUNIT_PASS)
         (root / "tests").mkdir()
-        (root / "tests" / "test_x.py").write_bytes(b"")  # the seed manifest's location.path
+        (root / "tests" / "test_x.py").write_text("def test_x(): pass\n")
         s.cache["stamp-root"] = root
     return s.cache["stamp-root"]  # type: ignore[no-any-return]
 
@@ -588,7 +594,7 @@ def target_manifest(s: Scratch, data: bytes, flag: int = 0) -> Verdict:
                    "local-pinned", "--out", str(d / "out"), "--junit", str(root / "junit.xml"),
                    "--exit-code", "0", "--run-id-prefix", f"p{d.name}"])
     ok, value = ref_yaml(data)
-    valid = ok and manifest_valid(value)
+    valid = ok and manifest_valid(value, root)
     return Verdict(out.crash, out.code == 0 and not valid, out.code, not valid)
 
 

@@ -17,7 +17,8 @@ from tests.hardening import figures
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = "supply chain"
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
-WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
+WORKFLOWS = sorted([*(ROOT / ".github" / "workflows").glob("*.y*ml"),
+                    *(ROOT / "examples" / "workflows").glob("*.y*ml")])
 ACTIONS = [ROOT / "action.yml"]
 LOCAL_USES = ("./", "docker://")
 
@@ -55,7 +56,9 @@ def test_remote_actions_are_pinned_by_sha_with_a_version_comment(path: Path) -> 
 def test_workflow_permissions_are_minimal(path: Path) -> None:
     document = _load(path)
     assert document.get("permissions") == {}, f"{path.name}: top-level permissions not {{}}"
-    allowed = {"contents": "read", "checks": "write"}
+    # actions: read lets the gate download the stamps of earlier attempts (re-runs) and of
+    # another run (workflow_run).
+    allowed = {"contents": "read", "checks": "write", "actions": "read"}
     for name, job in document["jobs"].items():
         granted = job.get("permissions", {})
         assert isinstance(granted, dict), f"{path.name}:{name}: permissions must be a mapping"
@@ -77,8 +80,9 @@ def test_no_expression_inside_run_and_checkout_without_credentials(path: Path) -
             figures.add(SECTION, "checkouts with persist-credentials: false")
 
 
-def test_action_dependencies_are_locked_by_hash() -> None:
-    lock = (ROOT / "requirements" / "action.lock").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["action.lock", "stamp.lock"])
+def test_action_dependencies_are_locked_by_hash(name: str) -> None:
+    lock = (ROOT / "requirements" / name).read_text(encoding="utf-8")
     packages = 0
     blocks = re.split(r"\n(?=[A-Za-z0-9])", lock)
     for block in blocks:
