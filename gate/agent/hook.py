@@ -119,7 +119,7 @@ def target_host(value: str) -> str:
     if _REFUSED_CHARS & set(value):
         raise Blocked("target holds a backslash")
     if "://" not in value and not value.startswith("//"):
-        return value.lower()
+        return halt.host_key(value)
     try:
         parts = urllib.parse.urlsplit(value)
         parts.port  # noqa: B018 - raises ValueError on a port that is not a number
@@ -129,7 +129,7 @@ def target_host(value: str) -> str:
         raise Blocked("URL carries user info (@) in its authority")
     if not parts.hostname:
         raise Blocked("URL has no host")
-    return parts.hostname
+    return halt.host_key(parts.hostname)
 
 
 def read_call(data: bytes, config: HookConfig) -> Call:
