@@ -222,6 +222,31 @@ def _error(message: str) -> None:
     sys.stderr.write(log_line(f"gate: error: {message}") + "\n")
 
 
+def _shown(value: object) -> str:
+    text = value.decode("utf-8", "backslashreplace") if isinstance(value, bytes) else str(value)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+#: Parsed values that are not text for the gate (the test command after ``--`` is passed on).
+_NOT_TEXT = frozenset({"func", "command_argv"})
+
+
+def _check_text_arguments(args: argparse.Namespace) -> None:
+    """Every argument is UTF-8 text: bytes that are not (decoded by Python as lone
+    surrogates) would end in a traceback wherever they are written or hashed."""
+    for name, value in sorted(vars(args).items()):
+        if name in _NOT_TEXT:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise GateInputError(
+                        "gate", f"--{name.replace('_', '-')}",
+                        f"not UTF-8 text: {_shown(item)!s:.80}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command: list[str] | None = None
@@ -233,12 +258,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         args = build_parser(argv).parse_args(argv)
+        _check_text_arguments(args)
         if command is not None:
             args.command_argv = command
         code: int = command_function(args.func)(args)
         return code
     except GateInputError as exc:
         _error(str(exc))
+        return BAD
+    # The edge: what the operating system or a codec refuses below is bad input, one line,
+    # naming the file where the error knows it (never a traceback).
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            return BAD
+        where = _shown(exc.filename) if exc.filename is not None else "(file)"
+        _error(f"{where}: (file): {exc.strerror or exc}")
+        return BAD
+    except UnicodeError as exc:
+        _error(f"(input): (text): not UTF-8 text ({type(exc).__name__}); a file name, an "
+               "argument or a record holds bytes that are not UTF-8")
+        return BAD
+    except ValueError as exc:
+        if "null" not in str(exc):
+            raise
+        _error("(input): (path): a path holds a NUL character")
         return BAD
     except KeyboardInterrupt:
         _error("interrupted")
