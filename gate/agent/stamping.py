@@ -264,6 +264,8 @@ class Request:
     timeout: float | None = None
     recorded: outcome.ProcessResult | None = None
     assertion_failed: bool = False
+    #: The manifest the properties came from: its junit selectors must match a test case.
+    manifest: str | None = None
 
 
 def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report | None,
@@ -309,6 +311,10 @@ def stamp_run(
         assert request.recorded is not None
         proc = request.recorded
     report = junit.load(request.junit_path) if request.junit_path is not None else None
+    if report is not None and request.manifest is not None:
+        for index, prop in enumerate(request.properties):
+            junit.check_selector(report, prop.junit_classname, prop.junit_name,
+                                 request.manifest, f"properties.{index}.junit")
     source = "junit" if request.junit_path is not None else (
         "command" if request.command is not None else "recorded")
     when = int(time.time()) if written_at is None else written_at
