@@ -84,7 +84,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             p.add_argument("--format", choices=("json", "in-toto"), default="json")
         else:
             p.add_argument("--receipt", required=True, metavar="F")
+            p.add_argument("--attempt-id", metavar="A",
+                           help="with --dir: the receipt must be in DIR/A, bootstrapped")
+            p.add_argument("--dir", metavar="D", help="the folder given to receipt bootstrap")
             p.add_argument("--json", action="store_true")
+    p = _add(rsub, "bootstrap", "receipt:cmd_receipt_bootstrap",
+             "mint the workspace generation (printed) and create DIR/ATTEMPT for the receipt; "
+             "run outside the agent")
+    p.add_argument("--attempt-id", required=True, metavar="A")
+    p.add_argument("--dir", required=True, metavar="D")
+    p.add_argument("--json", action="store_true")
     _add(rsub, "selftest", "receipt:cmd_receipt_selftest",
              "write and verify receipts in a temp folder")
 
