@@ -447,3 +447,101 @@ def _cleanup() -> Any:
     import shutil
 
     shutil.rmtree(SCRATCH.root, ignore_errors=True)
+
+
+# --- class 8: typos in manifest junit selectors -----------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "gate" / "examples"
+
+
+def _check_selector(case: tuple[int, str]) -> None:
+    index, name = case
+    import yaml
+
+    folder = SCRATCH.fresh()
+    doc = yaml.safe_load((EXAMPLES / "manifest.yml").read_text(encoding="utf-8"))
+    real = doc["properties"][index]["junit"]["name"]
+    doc["properties"][index]["junit"]["name"] = name
+    manifest = folder / "gate.yml"
+    manifest.write_text(json.dumps(doc), encoding="utf-8")
+    result = fuzzlib.run_cli(["stamp", "--manifest", str(manifest), "--root", str(EXAMPLES),
+                              "--server-class", LOCAL, "--junit",
+                              str(EXAMPLES / "junit" / "local-pinned.xml"), "--exit-code", "1",
+                              "--out", str(folder / "o")])
+    door = None
+    if name != real and result.code != 2:
+        door = f"selector {name!r} (for {real!r}) stamped silently: exit {result.code}"
+    wrong = None
+    if name == real and result.code != 0:
+        wrong = f"the real selector {real!r} refused: {result.err[:200]}"
+    _tally("manifest junit selectors", crash=_crash_of(result), door=door, wrong=wrong)
+    SCRATCH.clean_last()
+
+
+@st.composite
+def typo(draw: st.DrawFn) -> tuple[int, str]:
+    index = draw(st.integers(0, 2))
+    real = ["test_round_trip", "test_total", "test_unicode"][index]
+    if draw(st.integers(0, 4)) == 0:
+        return index, real
+    chars = list(real)
+    at = draw(st.integers(0, len(chars) - 1))
+    op = draw(st.sampled_from(["swap", "drop", "insert", "case"]))
+    if op == "swap" and at + 1 < len(chars):
+        chars[at], chars[at + 1] = chars[at + 1], chars[at]
+    elif op == "drop":
+        del chars[at]
+    elif op == "insert":
+        chars.insert(at, draw(st.sampled_from("_aeiouTs0")))
+    else:
+        chars[at] = chars[at].swapcase()
+    return index, "".join(chars) or "x"
+
+
+def test_fuzz_junit_selectors() -> None:
+    _run("manifest junit selectors", typo(), _check_selector)
+
+
+# --- class 12: receipts in and out of their attempt folders ------------------------------------
+
+
+def _check_receipt_place(case: tuple[str, str, str, str]) -> None:
+    gen_of, placed_in, claimed, checked_with = case
+    folder = SCRATCH.fresh()
+    diff = folder / "d.diff"
+    diff.write_bytes(b"+x\n")
+    reasons = folder / "reasons.json"
+    reasons.write_text('["ok"]', encoding="utf-8")
+    root = folder / "receipts"
+    gens = {}
+    for attempt in ("a1", "a2"):
+        result = fuzzlib.run_cli(["receipt", "bootstrap", "--attempt-id", attempt, "--dir",
+                                  str(root)])
+        gens[attempt] = result.out.strip()
+    gens["stale"] = "0" * 32
+    receipt = root / placed_in / "receipt.json"
+    base = ["--diff", str(diff), "--prompt", str(diff), "--model", "m"]
+    wrote = fuzzlib.run_cli(["receipt", "write", *base, "--workspace-gen", gens[gen_of],
+                             "--verdict", "pass", "--reasons-file", str(reasons), "--out",
+                             str(receipt)])
+    result = fuzzlib.run_cli(["receipt", "verify", *base, "--workspace-gen", gens[checked_with],
+                              "--receipt", str(receipt), "--attempt-id", claimed, "--dir",
+                              str(root)])
+    may = (placed_in == claimed and gen_of == checked_with == claimed)
+    door = wrong = None
+    if result.code == 0 and not may:
+        door = f"accepted: gen of {gen_of}, in {placed_in}, claims {claimed}, checked " \
+               f"with {checked_with}"
+    if result.code != 0 and may:
+        wrong = f"refused a receipt in its own folder: {result.out} {result.err}"
+    _tally("receipt attempt folders", crash=_crash_of(wrote) or _crash_of(result), door=door,
+           wrong=wrong)
+    SCRATCH.clean_last()
+
+
+def test_fuzz_receipt_attempt_folders() -> None:
+    attempts = st.sampled_from(["a1", "a2"])
+    _run("receipt attempt folders",
+         st.tuples(st.sampled_from(["a1", "a2", "stale"]), attempts, attempts,
+                   st.sampled_from(["a1", "a2", "stale"])),
+         _check_receipt_place)
