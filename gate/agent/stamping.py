@@ -311,7 +311,11 @@ def stamp_run(
         assert request.recorded is not None
         proc = request.recorded
     report = junit.load(request.junit_path) if request.junit_path is not None else None
-    if report is not None and request.manifest is not None:
+    # A run that finished green (exit 0) and wrote test cases, but none for a manifest
+    # selector: the selector is a typo (or names a test that never runs), not a run to retry.
+    # An interrupted, failing or killed run may simply not have reached the test.
+    if (report is not None and request.manifest is not None and proc.exit_code == 0
+            and not proc.timed_out and proc.signal is None):
         for index, prop in enumerate(request.properties):
             junit.check_selector(report, prop.junit_classname, prop.junit_name,
                                  request.manifest, f"properties.{index}.junit")

@@ -56,9 +56,9 @@ class Report:
 
 def check_selector(report: Report, classname: str | None, name: str, source: str,
                    where: str) -> None:
-    """A selector that matches no test case, in a report that has test cases, is a typo
-    (every pull request would be told to rerun): bad input naming the property and the
-    nearest test case names in the report."""
+    """A selector that matches no test case, in a report that has test cases (of a run that
+    exited 0), is a typo (every pull request would be told to rerun): bad input naming the
+    property and the nearest test case names in the report."""
     if report.cases == 0 or report.lookup(classname, name):
         return
     import difflib
