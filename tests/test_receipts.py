@@ -154,7 +154,7 @@ _DELETE = object()
         (("predicate", "reasons"), [], "reject: reasons"),
         (("predicate", "model_id"), _DELETE, "reject: model_id"),
         (("predicate", "extra"), "x", "reject: unknown_fields"),
-        (("extra",), "x", "reject: unknown_fields"),
+        (("extra",), "x", "accept"),  # the Statement layer ignores unknown fields (in-toto)
         (("predicateType",), "https://example.com/other/v1", "reject: statement_type"),
         (("_type",), "https://in-toto.io/Statement/v0.1", "reject: statement_type"),
     ],
@@ -336,3 +336,28 @@ def test_cli_selftest() -> None:
 
 def test_cli_receipt_without_subcommand_is_usage() -> None:
     assert_bad_input(run_cli("receipt"), "(usage)")
+
+
+# --- issue 14 class 10: the Statement layer ignores unknown fields; the predicate is exact ------
+
+
+@pytest.mark.parametrize("path", [("zz_future",), ("subject", 0, "uri"),
+                                  ("subject", 0, "annotations"),
+                                  ("subject", 0, "digest", "sha512")])
+def test_in_toto_statement_layer_ignores_unknown_fields(path: tuple[Any, ...]) -> None:
+    assert line(_tampered(path, "x")) == "accept"
+
+
+@pytest.mark.parametrize("key", ["zz_future", "approved_by"])
+def test_in_toto_predicate_stays_exact(key: str) -> None:
+    assert line(_tampered(("predicate", key), "x")) == "reject: unknown_fields"
+
+
+def test_predicate_type_is_owned_and_the_old_one_still_verifies() -> None:
+    assert receipts.PREDICATE_TYPE == "https://github.com/agent-patch-gate/gate/review-receipt/v1"
+    assert ".invalid" not in receipts.PREDICATE_TYPE
+    assert receipts.to_in_toto(good_receipt())["predicateType"] == receipts.PREDICATE_TYPE
+    old = _tampered(("predicateType",), "https://agent-patch-gate.invalid/review-receipt/v1")
+    assert line(old) == "accept"
+    assert line(_tampered(("predicateType",), "https://github.com/agent-patch-gate/gate/"
+                          "review-receipt/v2")) == "reject: statement_type"

@@ -334,6 +334,8 @@ class Request:
     timeout: float | None = None
     recorded: outcome.ProcessResult | None = None
     assertion_failed: bool = False
+    #: The manifest the properties came from: its junit selectors must match a test case.
+    manifest: str | None = None
 
 
 def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report | None,
@@ -381,6 +383,14 @@ def stamp_run(
         assert request.recorded is not None
         proc = request.recorded
     report = junit.load(request.junit_path) if request.junit_path is not None else None
+    # A run that finished green (exit 0) and wrote test cases, but none for a manifest
+    # selector: the selector is a typo (or names a test that never runs), not a run to retry.
+    # An interrupted, failing or killed run may simply not have reached the test.
+    if (report is not None and request.manifest is not None and proc.exit_code == 0
+            and not proc.timed_out and proc.signal is None):
+        for index, prop in enumerate(request.properties):
+            junit.check_selector(report, prop.junit_classname, prop.junit_name,
+                                 request.manifest, f"properties.{index}.junit")
     source = "junit" if request.junit_path is not None else (
         "command" if request.command is not None else "recorded")
     when = int(time.time()) if written_at is None else written_at

@@ -7,12 +7,15 @@ whatever it refuses is recorded with an empty host, which the table halts.
 
 A value containing ``://`` (or starting with ``//``) is a URL: the host is ``urllib.parse``'s
 ``hostname`` (lower case; a port is ignored, but a port that is not a number blocks). Any other
-value is a bare host name (lower-cased). Refused outright: user info (``@``) in a URL's
+value is a bare host name. Both are compared as DNS does
+(:func:`gate.decide.halt.host_key`). Refused outright: user info (``@``) in a URL's
 authority, a backslash, white space, control or non-ASCII characters anywhere in the value
 (parsers disagree about those; the call would not go where it seems to).
 """
 
 from __future__ import annotations
+
+from gate.decide.halt import host_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +37,7 @@ def target_host(value: object) -> str:
     if "\\" in value:
         raise TargetRefused("target holds a backslash")
     if "://" not in value and not value.startswith("//"):
-        return value.lower()
+        return host_key(value)
     import urllib.parse  # only when there is a URL to parse
 
     try:
@@ -46,7 +49,7 @@ def target_host(value: object) -> str:
         raise TargetRefused("URL carries user info (@) in its authority")
     if not parts.hostname:
         raise TargetRefused("URL has no host")
-    return parts.hostname
+    return host_key(parts.hostname)
 
 
 def attempted(bound: Binding, host: str) -> Binding:

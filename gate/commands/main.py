@@ -104,7 +104,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             p.add_argument("--format", choices=("json", "in-toto"), default="json")
         else:
             p.add_argument("--receipt", required=True, metavar="F")
+            p.add_argument("--attempt-id", metavar="A",
+                           help="with --dir: the receipt must be in DIR/A, bootstrapped")
+            p.add_argument("--dir", metavar="D", help="the folder given to receipt bootstrap")
             p.add_argument("--json", action="store_true")
+    p = _add(rsub, "bootstrap", "receipt:cmd_receipt_bootstrap",
+             "mint the workspace generation (printed) and create DIR/ATTEMPT for the receipt; "
+             "run outside the agent")
+    p.add_argument("--attempt-id", required=True, metavar="A")
+    p.add_argument("--dir", required=True, metavar="D")
+    p.add_argument("--json", action="store_true")
     _add(rsub, "selftest", "receipt:cmd_receipt_selftest",
              "write and verify receipts in a temp folder")
 
@@ -263,6 +272,33 @@ def _error(message: str) -> None:
     sys.stderr.write(log_line(f"gate: error: {message}") + "\n")
 
 
+def _shown(value: object) -> str:
+    text = value.decode("utf-8", "backslashreplace") if isinstance(value, bytes) else str(value)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+#: Parsed values that are not text for the gate (the test command after ``--`` is passed on).
+_NOT_TEXT = frozenset({"func", "command_argv"})
+
+
+def _check_text_arguments(args: argparse.Namespace) -> None:
+    """Every argument is UTF-8 text: bytes that are not (decoded by Python as lone
+    surrogates) would end in a traceback wherever they are written or hashed."""
+    from gate.errors import GateInputError
+
+    for name, value in sorted(vars(args).items()):
+        if name in _NOT_TEXT:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise GateInputError(
+                        "gate", f"--{name.replace('_', '-')}",
+                        f"not UTF-8 text: {_shown(item)!s:.80}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # the fast path: no parser, no command module
@@ -281,12 +317,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv, command = argv[:split], argv[split + 1:]
     try:
         args = build_parser(argv).parse_args(argv)
+        _check_text_arguments(args)
         if command is not None:
             args.command_argv = command
         code: int = command_function(args.func)(args)
         return code
     except GateInputError as exc:
         _error(str(exc))
+        return BAD
+    # The edge: what the operating system or a codec refuses below is bad input, one line,
+    # naming the file where the error knows it (never a traceback).
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            return BAD
+        where = _shown(exc.filename) if exc.filename is not None else "(file)"
+        _error(f"{where}: (file): {exc.strerror or exc}")
+        return BAD
+    except UnicodeError as exc:
+        _error(f"(input): (text): not UTF-8 text ({type(exc).__name__}); a file name, an "
+               "argument or a record holds bytes that are not UTF-8")
+        return BAD
+    except ValueError as exc:
+        if "null" not in str(exc):
+            raise
+        _error("(input): (path): a path holds a NUL character")
         return BAD
     except KeyboardInterrupt:
         _error("interrupted")

@@ -38,13 +38,29 @@ def cmd_receipt_write(args: argparse.Namespace) -> int:
 def cmd_receipt_verify(args: argparse.Namespace) -> int:
     from gate.records import load as records
 
+    if (args.attempt_id is None) != (args.dir is None):
+        raise GateInputError("gate receipt verify", "--attempt-id",
+                             "give --attempt-id and --dir together (the bootstrap's)")
     result = records.verify_receipt_files(Path(args.receipt), args.diff, args.prompt,
-                                          args.model, args.workspace_gen)
+                                          args.model, args.workspace_gen, args.attempt_id,
+                                          Path(args.dir) if args.dir else None)
     if args.json:
         print_json(result.to_record())
     else:
         say(result.line)
     return OPEN if result.accepted else CLOSED
+
+
+def cmd_receipt_bootstrap(args: argparse.Namespace) -> int:
+    from gate.records import attempts
+
+    folder, generation = attempts.bootstrap(Path(args.dir), args.attempt_id)
+    if args.json:
+        print_json({"attempt_id": args.attempt_id, "dir": str(folder),
+                    "workspace_generation": generation})
+    else:
+        say(generation)
+    return OPEN
 
 
 def cmd_receipt_selftest(args: argparse.Namespace) -> int:

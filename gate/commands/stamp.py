@@ -73,7 +73,8 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         run_ids=run_ids, timeout_codes=pol.timeout_exit_codes,
         junit_path=Path(args.junit) if args.junit else None,
         store=Path(args.store) if args.store else None, command=command,
-        timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed)
+        timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
+        manifest=args.manifest)
     written = stamping.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])

@@ -68,6 +68,28 @@ class HaltPolicy:
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 
 
+def host_key(host: str) -> str:
+    """A host name as DNS compares it: ASCII letters case-insensitive (RFC 4343), nothing
+    else folded. The one way the halt gate compares hosts and scopes (halt check, the hook and
+    the guard all decide through :func:`decide`)."""
+    return host.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def same_host(a: str, b: str) -> bool:
+    return host_key(a) == host_key(b)
+
+
+def same_binding(a: Binding, b: Binding) -> bool:
+    """Equal bindings, the host compared as DNS does (:func:`same_host`). The scope is a
+    reviewed policy name and stays exact (a scope in another case is not reserved: it halts)."""
+    return (same_host(a.host, b.host)
+            and (a.run_id, a.generation, a.scope, a.marker, a.target_class)
+            == (b.run_id, b.generation, b.scope, b.marker, b.target_class))
+
+
 def is_valid_dns_host(host: object) -> bool:
     """A syntactically valid DNS host name (RFC 1123 labels), ASCII, lower or upper case.
 
@@ -75,13 +97,13 @@ def is_valid_dns_host(host: object) -> bool:
     """
     if not isinstance(host, str) or not host or len(host) > 253 or not host.isascii():
         return False
-    labels = host.lower().split(".")
+    labels = host_key(host).split(".")
     return len(labels) >= 2 and all(_LABEL.fullmatch(label) for label in labels)
 
 
 def is_closed_fixture_host(host: object) -> bool:
     """A valid host name whose last label is ``invalid`` (RFC 2606)."""
-    return is_valid_dns_host(host) and str(host).lower().rsplit(".", 1)[-1] == "invalid"
+    return is_valid_dns_host(host) and host_key(str(host)).rsplit(".", 1)[-1] == "invalid"
 
 
 def classify(binding: Binding, policy: HaltPolicy) -> TargetClass:
@@ -129,7 +151,7 @@ def decide(
         return HaltResult(
             Decision.HALT, 3, "no issuer minted this binding (run and generation unknown)", target
         )
-    if minted != binding:
+    if not same_binding(minted, binding):
         return HaltResult(
             Decision.REJECT, 3,
             "binding differs from the one the issuer minted for this generation", target,

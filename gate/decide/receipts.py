@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 IN_TOTO_TYPE = "https://in-toto.io/Statement/v1"
-PREDICATE_TYPE = "https://agent-patch-gate.invalid/review-receipt/v1"
+#: This project's predicate type: a URI under a name the project can own (the GitHub
+#: organisation ``agent-patch-gate``), versioned. Receipts are written with it.
+PREDICATE_TYPE = "https://github.com/agent-patch-gate/gate/review-receipt/v1"
+#: The first predicate type (an ``.invalid`` host nobody can own); still accepted on verify.
+LEGACY_PREDICATE_TYPES = ("https://agent-patch-gate.invalid/review-receipt/v1",)
+PREDICATE_TYPES = (PREDICATE_TYPE, *LEGACY_PREDICATE_TYPES)
 FIELDS = ("diff_sha256", "prompt_sha256", "model_id", "workspace_generation", "verdict", "reasons")
 VERDICTS = ("pass", "fail")
 

@@ -151,13 +151,17 @@ def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:
         path = Path(target)
-        room = workflow.summary_room(path) - 16
-        if room <= 0:
-            return False
-        text = summary.render(report, url, notes, max_bytes=min(room,
-                                                                summary.DEFAULT_MAX_BYTES),
-                              view=view)
-        return workflow.append_step_summary(path, text)
+        try:  # a surface that cannot be written is reported; the decision's status stands
+            room = workflow.summary_room(path) - 16
+            if room <= 0:
+                return False
+            text = summary.render(report, url, notes, max_bytes=min(room,
+                                                                    summary.DEFAULT_MAX_BYTES),
+                                  view=view)
+            return workflow.append_step_summary(path, text)
+        except GateInputError as exc:
+            surface_not_written("GITHUB_STEP_SUMMARY", "job summary", exc)
+            return True
     sys.stdout.write(summary.render(report, url, notes, view=view))
     return True
 
@@ -169,8 +173,16 @@ def write_outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
     if target:
         try:
             workflow.append_outputs(Path(target), values)
-        except (OSError, ValueError) as exc:
-            print(workflow.log_line(f"gate: outputs not written: {exc}"), file=sys.stderr)
+        except (GateInputError, OSError, ValueError) as exc:
+            surface_not_written("GITHUB_OUTPUT", "outputs", exc)
+
+
+def surface_not_written(variable: str, what: str, exc: Exception) -> None:
+    """One stderr line for a GitHub surface that cannot be written (the exit status stays the
+    decision's: the surface only shows the decision)."""
+    from gate.github import workflow
+
+    sys.stderr.write(workflow.log_line(f"gate: {what} not written (${variable}): {exc}") + "\n")
 
 
 def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | None = None,

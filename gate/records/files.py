@@ -217,6 +217,18 @@ def lexists(path: Path | str, base: Path | str | None = None) -> bool:
         os.close(parent)
 
 
+def make_dir(path: Path | str) -> list[str]:
+    """Create the folder ``path`` (and its parents) without following a link on the way;
+    returns the names it already holds (sorted)."""
+    fd, _ = _parent_fd(os.path.join(os.fspath(path), "_"), None, True)
+    try:
+        return sorted(os.listdir(fd))
+    except OSError as exc:
+        raise _refused(path, f"cannot list: {_os_message(exc)}") from None
+    finally:
+        os.close(fd)
+
+
 def is_regular_file(path: Path | str) -> bool:
     """A regular file reached without a link (the default policy file, a ledger)."""
     try:

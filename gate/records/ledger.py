@@ -198,7 +198,7 @@ class Ledger:
         with self._locked() as handle:
             prior = self._state.decided.get(attempt_id)
             if prior is not None:
-                same = (prior["binding"] == binding.to_record()
+                same = (halt.same_binding(halt.Binding.from_record(prior["binding"]), binding)
                         and prior["issued_generation"] == issued_generation)
                 if same:
                     return CheckResult(halt.Decision(prior["decision"]), prior["row"],

@@ -101,11 +101,13 @@ def load_receipt_document(path: Path) -> Any:
 
 
 def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
-                         workspace_generation: str) -> ReceiptResult:
-    """SPEC §5 verify: recompute both hashes from the files, then compare every bound field.
+                         workspace_generation: str, attempt_id: str | None = None,
+                         directory: Path | None = None) -> ReceiptResult:
+    """SPEC §5 verify: recompute both hashes from the files, then compare every bound field;
+    the receipt must also sit where its attempt folder's rules put it (gate.records.attempts).
 
     A missing diff or prompt is bad input; a missing or unreadable receipt rejects."""
-    from gate.records import hashing, receipts
+    from gate.records import attempts, hashing, receipts
 
     expected = {
         "diff_sha256": hashing.file_digest(diff)[1].hex(),
@@ -116,7 +118,11 @@ def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
     document = load_receipt_document(receipt)
     if isinstance(document, str):
         return receipts.ReceiptResult(False, (document,))
-    return receipts.verify(document, expected)
+    result = receipts.verify(document, expected)
+    place = attempts.place_problem(receipt, workspace_generation, attempt_id, directory)
+    if place is None:
+        return result
+    return receipts.ReceiptResult(False, tuple(dict.fromkeys([place, *result.mismatches])))
 
 
 def write_report(path: Path, report: dict[str, Any]) -> None:

@@ -49,6 +49,8 @@ class Property:
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:
+    if "\x00" in value:
+        raise GateInputError(source, where, f"{value!r}: a path holds a NUL character")
     pure = PurePosixPath(value)
     if pure.is_absolute() or "\\" in value or ".." in pure.parts or value.startswith("~"):
         raise GateInputError(source, where,

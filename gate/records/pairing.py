@@ -96,6 +96,11 @@ def _files(directory: Path) -> list[str]:
         except OSError as exc:
             raise GateInputError(current, "(folder)", f"cannot list: {exc.strerror}") from None
         for entry in entries:
+            try:
+                entry.name.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = entry.path.encode("utf-8", "backslashreplace").decode("utf-8")
+                raise GateInputError(shown, "(file)", "file name is not UTF-8 text") from None
             if entry.is_symlink():
                 raise GateInputError(entry.path, "(file)", "symbolic link refused")
             if entry.is_dir(follow_symlinks=False):

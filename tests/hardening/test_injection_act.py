@@ -29,6 +29,7 @@ import pytest
 
 from gate.commands import main as cli
 from gate.github import workflow
+from gate.records import report
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.hardening import figures, fuzzlib
@@ -89,7 +90,11 @@ def _stamps(artifacts: Path) -> list[str]:
             stamp = fuzzlib.stamp(server_class, outcome, f"h{n}-{server_class}")
             stamp["test_id"] = test_id
             stamp["note"] = text[:4096]
-            stamp["fixture_path"] = text[:4096]
+            # A fixture_path that cannot be one line of the four-line block is refused when
+            # read (issue 14; tests/test_print_escaped.py): here it stays hostile but printable.
+            path = text[:4096]
+            stamp["fixture_path"] = path if report.block_value_problem(path) is None else (
+                json.dumps(path)[:4096])
             stamp["location"] = {"path": text[:4096], "line": 1 + n}
             folder = artifacts / f"gate-stamps-{server_class}-hostile-1" / "sub"
             folder.mkdir(parents=True, exist_ok=True)
