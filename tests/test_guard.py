@@ -9,7 +9,6 @@ attempt id may be called twice, and ``gate halt audit`` must say ``failed=0``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import multiprocessing
 import random
@@ -84,7 +83,7 @@ def test_refusals_never_run_the_body_and_retries_replay_them(
         book: ledger.Ledger, change: dict[str, Any], issued: int, error: type[Exception],
         decision: Decision, row: int) -> None:
     g = guard.ToolGuard(book)
-    b = dataclasses.replace(book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER), **change)
+    b = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER).replace(**change)
     calls: list[str] = []
     for attempt in range(3):  # the first decides, the retries get the recorded decision
         with pytest.raises(error) as caught:
@@ -229,7 +228,7 @@ def agent(g: guard.ToolGuard, path: Path, name: str, calls: int, seed: int,
         b, issued, attempt = current, current.generation, f"{name}-{n}"
         move = rng.random()
         if move < 0.15:
-            b = dataclasses.replace(b, host=rng.choice(HOSTS))  # a host the planner swapped in
+            b = b.replace(host=rng.choice(HOSTS))  # a host the planner swapped in
         elif move < 0.25:
             issued = b.generation - 1  # a call issued under an older generation
         elif move < 0.35 and previous:

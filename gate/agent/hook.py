@@ -167,9 +167,9 @@ def _derived_attempt_id(data: bytes) -> str:
     """For CLIs that send no per-call id: the digest of the whole input, which carries the
     session and a timestamp. Two identical inputs are one attempt: the second is a replay and
     is blocked (fail closed); a retry at a later timestamp is a new attempt."""
-    import hashlib
+    from gate.records.sha256 import sha256
 
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256(data).hexdigest()
 
 
 def _shape(record: dict[str, Any], data: bytes, config: HookConfig

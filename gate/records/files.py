@@ -14,12 +14,14 @@ import json
 import os
 import re
 import stat
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from gate.errors import GateInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing (and tempfile, below) cost `gate halt hook` start-up
+    from collections.abc import Iterator
+    from typing import Any
 
 #: Largest record file read, in bytes (override with GATE_MAX_RECORD_BYTES).
 DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -237,6 +239,8 @@ def canonical_json(value: Any) -> bytes:
 def _temp_written(path: Path, data: bytes) -> Iterator[str]:
     """A temporary file beside ``path`` holding ``data``, flushed to disk; removed on error."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
