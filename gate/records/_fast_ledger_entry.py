@@ -3,6 +3,7 @@
 # mypy: ignore-errors
 # fmt: off
 
+SCHEMA_FILES = ('ledger-entry', 'binding')
 SCHEMA_SHA256 = "b665f4d31906ec5194534ca4c00d2ae00596a446d4c3509c0f69bd9fcff7a2a3"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal

@@ -216,12 +216,12 @@ def _referenced(name: str) -> list[str]:
     return [name] + [n for n in NAMES if n != name and f"{n}.schema.json" in text]
 
 
-def schema_digest(name: str) -> str:
-    """SHA-256 over the bytes of ``name``'s schema file and those it refers to."""
+def schema_digest(names: tuple[str, ...]) -> str:
+    """SHA-256 over the bytes of these schema files, in this order."""
     from gate.records.sha256 import sha256
 
     digest = sha256()
-    for n in _referenced(name):
+    for n in names:
         digest.update((_schema_dir() / f"{n}.schema.json").read_bytes())
     return digest.hexdigest()
 
@@ -229,13 +229,17 @@ def schema_digest(name: str) -> str:
 def _pregenerated(name: str) -> Callable[[Any], Any] | None:
     if name not in PREGENERATED:
         return None
-    import importlib
+    import sys
 
+    module_name = f"gate.records._fast_{name.replace('-', '_')}"
     try:
-        module = importlib.import_module(f"gate.records._fast_{name.replace('-', '_')}")
+        __import__(module_name)  # not importlib: its import costs the hook start-up time
     except ImportError:  # pragma: no cover - a broken install: generate instead
         return None
-    if getattr(module, "SCHEMA_SHA256", None) != schema_digest(name):
+    module = sys.modules[module_name]
+    files = getattr(module, "SCHEMA_FILES", None)
+    if not isinstance(files, tuple) or getattr(module, "SCHEMA_SHA256", None) != schema_digest(
+            files) or files[0] != name:
         return None
     func: Callable[[Any], Any] = module.validate
     return func
@@ -283,7 +287,9 @@ def pregenerated_source(name: str) -> str:
         "class Decimal:  # never an instance: no JSON value is a decimal.Decimal\n    pass\n")
     return (f'"""Generated from schemas/{name}.schema.json by gate.records.schemas; do not edit.'
             f'"""\n# ruff: noqa\n# mypy: ignore-errors\n# fmt: off\n\n'
-            f'SCHEMA_SHA256 = "{schema_digest(name)}"\n\n{state}\n{generator.func_code}\n\n'
+            f"SCHEMA_FILES = {tuple(_referenced(name))!r}\n"
+            f'SCHEMA_SHA256 = "{schema_digest(tuple(_referenced(name)))}"\n\n'
+            f"{state}\n{generator.func_code}\n\n"
             f"validate = {scope}\n")
 
 
