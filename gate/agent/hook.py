@@ -58,11 +58,11 @@ deciding needs: no ``argparse`` (the flags are read by :func:`parse_argv`), no d
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
 import sys
-import threading
 
 from gate.agent.target import TargetRefused, attempted, target_host
 from gate.errors import GateInputError
@@ -346,11 +346,16 @@ class _Reply:
     def __init__(self, fmt: str, stdout: IO[str], stderr: IO[str]) -> None:
         self.fmt = fmt if fmt in FORMATS else "generic"
         self.stdout, self.stderr = stdout, stderr
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.sent: int | None = None  # the exit status, once answered
 
-    def send(self, allowed: bool, reason: str) -> int:
-        with self.lock:
+    def send(self, allowed: bool, reason: str, wait: float = -1) -> int:
+        """Answer unless answered; the exit status. ``wait``: longest wait for the other
+        writer (-1: for ever); when it passes, exit 2 (a block everywhere) and nothing
+        written."""
+        if not self.lock.acquire(timeout=wait):
+            return BLOCK_EXIT
+        try:
             if self.sent is not None:
                 return self.sent
             code, text = render(self.fmt, allowed, reason)
@@ -366,6 +371,8 @@ class _Reply:
                     code = BLOCK_EXIT
             self.sent = code
             return code
+        finally:
+            self.lock.release()
 
 
 @contextlib.contextmanager
@@ -374,31 +381,38 @@ def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None
     def _expire(_signum: int, _frame: FrameType | None) -> None:
         raise _TimeLimit()
 
+    # The watchdog is a bare ``_thread`` waiting on a lock the main thread releases when it is
+    # done (``threading.Timer`` would make the main thread wait for the new thread to start).
+    stop = _thread.allocate_lock()
+    stop.acquire()
+
     def _watchdog() -> None:
+        if stop.acquire(timeout=seconds + 1.0):
+            return  # the main thread finished in time
         code = BLOCK_EXIT
         with contextlib.suppress(BaseException):
             sent = reply.sent
-            reply.send(False, f"blocked: time limit of {seconds:g}s reached")
+            reply.send(False, f"blocked: time limit of {seconds:g}s reached", wait=0.5)
             code = sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
         os._exit(code)
 
-    armed = threading.current_thread() is threading.main_thread()
     previous: Any = None
-    if armed:
+    try:  # only the main thread may set a signal handler (tests call this from threads)
         previous = signal.signal(signal.SIGALRM, _expire)
+        armed = True
+    except ValueError:
+        armed = False
+    if armed:
         signal.setitimer(signal.ITIMER_REAL, seconds)
-    dog = threading.Timer(seconds + 1.0, _watchdog) if hard_exit else None
-    if dog is not None:
-        dog.daemon = True
-        dog.start()
+    if hard_exit:
+        _thread.start_new_thread(_watchdog, ())
     try:
         yield
     finally:
         if armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-        if dog is not None:
-            dog.cancel()
+        stop.release()
 
 
 def run(args: Any, stdin: IO[bytes], stderr: IO[str], stdout: IO[str] | None = None, *,

@@ -11,10 +11,10 @@ inserted or deleted line breaks the chain at a line number ``audit`` reports.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import fcntl
 import os
-import threading
 import time
 from pathlib import Path
 
@@ -139,7 +139,7 @@ class Ledger:
         self._state = _State()
         # flock excludes other open files, even in this process, but the in-memory state is
         # shared by every thread using this object: guard it without relying on flock details.
-        self._thread_lock = threading.Lock()
+        self._thread_lock = _thread.allocate_lock()
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Any]:
