@@ -588,9 +588,24 @@ def parse_argv(argv: list[str]) -> HookArgs:
     return args
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], *, exit_now: bool = False) -> int:
     """``gate halt hook ARGV``: bad usage blocks too (exit 2, one line on stderr: a block in
-    every supported CLI, whatever the format)."""
+    every supported CLI, whatever the format).
+
+    ``exit_now`` (the ``gate`` program, not a caller in the same process): once the answer is
+    written and flushed, end the process at once; the interpreter's clean-up of some eighty
+    modules would add to every tool call and has nothing left to do (the ledger is closed and
+    synced)."""
+    code = _main(argv)
+    if exit_now:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+    return code
+
+
+def _main(argv: list[str]) -> int:
     if argv in (["--help"], ["-h"]):
         sys.stdout.write(help_text())
         return 0
