@@ -28,19 +28,24 @@ _TIME = Path("/usr/bin/time")
 
 
 def run(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
-        ok: Sequence[int] = (0,)) -> Run:
-    """Run ``argv`` (stdout discarded): wall time and the peak RSS of the process tree.
+        ok: Sequence[int] = (0,), stdin: bytes | None = None) -> Run:
+    """Run ``argv`` (stdout discarded; ``stdin`` fed from a file): wall time and the peak RSS
+    of the process tree.
 
     The peak comes from GNU time (``%M``) when it is installed: a child forked from this
     (large) Python process would carry this process's high-water mark across ``exec`` in its
     own ``ru_maxrss``, while GNU time forks from a small process. Without it, ``wait4``.
     """
-    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak, \
+            tempfile.TemporaryFile() as given:
+        given.write(stdin or b"")
+        given.seek(0)
         wrapped = list(argv)
         if _TIME.is_file():
             wrapped = [str(_TIME), "-f", "%M", "-o", peak.name, *wrapped]
         started = time.perf_counter()
-        proc = subprocess.Popen(wrapped, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(wrapped, cwd=cwd, env=env,
+                                stdin=given if stdin is not None else subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started

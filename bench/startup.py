@@ -1,49 +1,118 @@
-"""Start-up: ``gate --version`` and ``gate hash`` of one small file against the bare
-interpreter, and which heavy modules each command imports."""
+"""Start-up: ``gate --version``, one allowed ``gate halt hook`` call and ``gate hash`` of one
+small file, each against ``python -c pass`` of the same environment, and what each imports.
+
+The environment matters: a ``.pth`` file that a test dependency installs runs at every start
+of the interpreter and slows the baseline, which flatters the ratio. So the full run builds a
+clean virtual environment holding only ``pip install .`` (``GATE_WHEELHOUSE`` for an offline
+index, ``GATE_BENCH_VENV`` to reuse one) and measures both sides there; ``--quick`` measures
+the current environment and says so.
+"""
 
 from __future__ import annotations
 
 import functools
+import json
+import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from bench.common import Results, gate_command, interleaved, run, say
+from bench.common import ROOT, Results, interleaved, run, say
 
 HEAVY = ("github", "requests", "jsonschema", "yaml", "fastjsonschema", "urllib3")
+#: Standard-library modules the issue names as start-up costs on paths that do not need them.
+WATCHED = ("argparse", "dataclasses", "inspect", "typing", "urllib.parse", "tempfile",
+           "importlib.resources", "decimal")
 
 
-def imported(argv: list[str]) -> list[str]:
-    """Top-level heavy packages imported by ``python -X importtime -m gate ARGV``."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gate", *argv],
-                          capture_output=True, text=True, check=False)
-    names = set()
-    for line in done.stderr.splitlines():
+def clean_venv(work: Path) -> Path:
+    """A virtual environment holding only ``pip install .`` of this tree; its directory."""
+    given = os.environ.get("GATE_BENCH_VENV")
+    if given:
+        return Path(given)
+    venv = work / "clean-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+           "--disable-pip-version-check"]
+    wheelhouse = os.environ.get("GATE_WHEELHOUSE")
+    if wheelhouse:
+        pip += ["--no-index", "--find-links", wheelhouse]
+    subprocess.run([*pip, str(ROOT)], check=True, capture_output=True)
+    return venv
+
+
+def imports(python: str, argv: list[str], stdin: bytes | None = None) -> list[tuple[str, int]]:
+    """(module, cumulative microseconds) of every import of ``python -X importtime ARGV``."""
+    done = subprocess.run([python, "-X", "importtime", *argv], input=stdin or b"",
+                          capture_output=True, check=False)
+    rows = []
+    for line in done.stderr.decode(errors="replace").splitlines():
         if line.startswith("import time:") and "|" in line:
-            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
-    return sorted(n for n in HEAVY if n in names)
+            _, cumulative, name = line.split("|", 2)
+            if cumulative.strip().isdigit():
+                rows.append((name.strip(), int(cumulative)))
+    return rows
+
+
+def hook_call(n: int) -> bytes:
+    return json.dumps({"tool_name": "WebFetch", "tool_use_id": f"bench-{n}",
+                       "tool_input": {"url": "https://api.lab.invalid/v1/items"}}).encode()
 
 
 def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
     reps = 5 if quick else 30
+    if quick and not os.environ.get("GATE_BENCH_VENV"):
+        bindir = Path(sys.executable).parent
+        say("# start-up measured in the current environment (--quick): not a clean venv")
+    else:
+        bindir = clean_venv(work) / "bin"
+    python = str(bindir / "python")
+    gate = [str(bindir / "gate")] if (bindir / "gate").is_file() else [python, "-m", "gate"]
+    site = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    pth = sorted(p.name for p in Path(site).glob("*.pth"))
+    say(f"# environment: {bindir.parent} (.pth files: {', '.join(pth) or 'none'})")
+
     small = work / "startup"
     small.mkdir(exist_ok=True)
     (small / "one.txt").write_bytes(b"one small fixture file\n")
-    gate = gate_command()
-    bare = [sys.executable, "-c", "pass"]
-    cases = [("--version", [*gate, "--version"], 2.0),
-             ("hash one file", [*gate, "hash", str(small / "one.txt"), "--root", str(small)],
-              None)]
-    for label, argv, target in cases:
-        ours, base = interleaved(functools.partial(run, argv), lambda: run(bare), reps)
+    book = small / "halt-ledger.jsonl"
+    subprocess.run([*gate, "halt", "bind", "--ledger", str(book), "--run-id", "bench",
+                    "--scope", "lab.invalid", "--host", "api.lab.invalid"],
+                   check=True, capture_output=True)
+    counter = iter(range(1_000_000))
+    hook = [*gate, "halt", "hook", "--ledger", str(book)]
+    bare = [python, "-c", "pass"]
+    cases = [("--version", lambda: run([*gate, "--version"]), 1.5),
+             ("halt hook (allowed call)", lambda: run(hook, stdin=hook_call(next(counter))), 3.0),
+             ("hash one file", functools.partial(
+                 run, [*gate, "hash", str(small / "one.txt"), "--root", str(small)]), None)]
+    for label, ours_run, target in cases:
+        ours, base = interleaved(ours_run, lambda: run(bare), reps)
         o = [r.seconds for r in ours]
         b = [r.seconds for r in base]
         results.ratio(f"startup gate {label} vs python -c pass", statistics.median(o),
                       statistics.median(b), target,
                       note=f"medians of {reps}; min {min(o) * 1000:.1f} ms vs "
                            f"{min(b) * 1000:.1f} ms")
-    for argv in (["--version"], ["hash", str(small / "one.txt"), "--root", str(small)]):
-        heavy = imported(argv)
-        say(f"# imports of `gate {argv[0]}`: {', '.join(heavy) if heavy else 'none'} of "
-            f"{', '.join(HEAVY)}")
+    lines = book.read_text().splitlines()
+    allowed = sum(json.loads(x).get("decision") == "allow" for x in lines)
+    say(f"# halt hook: {allowed} allowed calls appended (flock + fsync each) to a ledger of "
+        f"{len(lines)} lines")
+    script = [gate[0]] if len(gate) == 1 else ["-m", "gate"]
+    for label, argv, stdin in (("--version", [*script, "--version"], None),
+                               ("halt hook", [*script, "halt", "hook", "--ledger", str(book)],
+                                hook_call(next(counter))),
+                               ("hash", [*script, "hash", str(small / "one.txt"), "--root",
+                                         str(small)], None)):
+        rows = imports(python, argv, stdin)
+        names = {name for name, _ in rows}
+        top = {name.split(".")[0] for name in names}
+        heavy = [n for n in HEAVY if n in top]
+        watched = [n for n in WATCHED if n in names]
+        say(f"# imports of `gate {label}`: {len(rows)} modules; heavy: "
+            f"{', '.join(heavy) or 'none'}; watched: {', '.join(watched) or 'none'}")
+        if profile:
+            for name, micros in sorted(rows, key=lambda r: -r[1])[:15]:
+                say(f"#   {micros / 1000:7.2f} ms cumulative  {name}")

@@ -9,7 +9,6 @@ attempt id may be called twice, and ``gate halt audit`` must say ``failed=0``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import multiprocessing
 import random
@@ -39,6 +38,11 @@ def audit_line(path: Path) -> str:
     return result.lines[-1]
 
 
+def to(host: str) -> Any:
+    """A declared target: the call reaches ``host``."""
+    return lambda _args, _kwargs: host
+
+
 @pytest.fixture
 def book(tmp_path: Path) -> ledger.Ledger:
     return ledger.Ledger(tmp_path / "l.jsonl", halt_report=tmp_path / "halts.jsonl")
@@ -52,17 +56,18 @@ def test_allow_calls_the_tool_once_and_a_retry_is_refused(book: ledger.Ledger) -
     b = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
     calls: list[tuple[Any, ...]] = []
 
-    @g.tool
-    def fetch(path: str, *, size: int = 1) -> str:
-        calls.append((path, size))
-        return f"{path}:{size}"
+    @g.tool(target="url")
+    def fetch(url: str, *, size: int = 1) -> str:
+        calls.append((url, size))
+        return f"{url}:{size}"
 
-    assert fetch("/x", size=2, binding=b, issued_generation=1, attempt_id="a1") == "/x:2"
+    url = f"https://{FIXTURE_HOST}/x"
+    assert fetch(url, size=2, binding=b, issued_generation=1, attempt_id="a1") == f"{url}:2"
     with pytest.raises(guard.ToolCallReplayed) as caught:
-        fetch("/x", size=2, binding=b, issued_generation=1, attempt_id="a1")
+        fetch(url, size=2, binding=b, issued_generation=1, attempt_id="a1")
     assert caught.value.decision is Decision.ALLOW and caught.value.replayed
     assert caught.value.attempt_id == "a1"
-    assert calls == [("/x", 2)]
+    assert calls == [(url, 2)]
     assert fetch.__name__ == "fetch"
     assert [e["kind"] for e in entries(book.path)] == ["bind", "decision"]  # replay: no line
 
@@ -78,12 +83,12 @@ def test_refusals_never_run_the_body_and_retries_replay_them(
         book: ledger.Ledger, change: dict[str, Any], issued: int, error: type[Exception],
         decision: Decision, row: int) -> None:
     g = guard.ToolGuard(book)
-    b = dataclasses.replace(book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER), **change)
+    b = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER).replace(**change)
     calls: list[str] = []
     for attempt in range(3):  # the first decides, the retries get the recorded decision
         with pytest.raises(error) as caught:
-            g.call(calls.append, "body ran", binding=b, issued_generation=issued,
-                   attempt_id="a1")
+            g.call(calls.append, "body ran", target=to(b.host), binding=b,
+                   issued_generation=issued, attempt_id="a1")
         assert isinstance(caught.value, guard.ToolCallRefused)
         assert (caught.value.decision, caught.value.row) == (decision, row)
         assert caught.value.replayed is (attempt > 0)
@@ -96,7 +101,8 @@ def test_stale_generation_after_a_rebind_is_rejected(book: ledger.Ledger) -> Non
     g = guard.ToolGuard(book)
     first = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
     book.bind("run-1", FIXTURE_SCOPE, OTHER_FIXTURE, MARKER, expect_generation=1)
-    with pytest.raises(guard.ToolCallRejected) as caught, g.attempt(first, 1, "a1"):
+    with pytest.raises(guard.ToolCallRejected) as caught, g.attempt(
+            first, 1, "a1", target=f"https://{FIXTURE_HOST}/"):
         pytest.fail("the block ran")
     assert "no longer the run's current one" in caught.value.reason
 
@@ -104,13 +110,15 @@ def test_stale_generation_after_a_rebind_is_rejected(book: ledger.Ledger) -> Non
 def test_conflicting_retry_is_rejected_and_the_allow_stands(book: ledger.Ledger) -> None:
     g = guard.ToolGuard(book)
     b = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
-    assert g.call(len, "abc", binding=b, issued_generation=1, attempt_id="a1") == 3
+    assert g.call(len, "abc", target=to(FIXTURE_HOST), binding=b, issued_generation=1,
+                  attempt_id="a1") == 3
     with pytest.raises(guard.ToolCallRejected) as caught:
-        g.call(len, "abc", binding=dataclasses.replace(b, host="api.example.com"),
-               issued_generation=1, attempt_id="a1")
+        g.call(len, "abc", target=to("api.example.com"), binding=b, issued_generation=1,
+               attempt_id="a1")
     assert caught.value.row == 0
     with pytest.raises(guard.ToolCallReplayed):
-        g.call(len, "abc", binding=b, issued_generation=1, attempt_id="a1")
+        g.call(len, "abc", target=to(FIXTURE_HOST), binding=b, issued_generation=1,
+               attempt_id="a1")
 
 
 def test_guard_opens_its_own_ledger_and_writes_halts(tmp_path: Path) -> None:
@@ -119,11 +127,86 @@ def test_guard_opens_its_own_ledger_and_writes_halts(tmp_path: Path) -> None:
     g = guard.ToolGuard(tmp_path / "l.jsonl", halt_report=tmp_path / "h.jsonl")
     b = Binding("run-1", 1, FIXTURE_SCOPE, "api.example.com", MARKER, "live")
     with pytest.raises(guard.ToolCallHalted):
-        g.call(print, binding=b, issued_generation=1, attempt_id="a1")
+        g.call(print, target=to(b.host), binding=b, issued_generation=1, attempt_id="a1")
     (report,) = entries(tmp_path / "h.jsonl")
     assert report["attempt_id"] == "a1" and report["host"] == "api.example.com"
     with pytest.raises(TypeError):
         guard.ToolGuard(book, halt_report=tmp_path / "h.jsonl")
+
+
+# --- the host the call reaches --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("url", "error", "decision", "row", "recorded"), [
+    ("https://api.github.com/repos", guard.ToolCallHalted, Decision.HALT, 2, "api.github.com"),
+    ("https://api.lab.invalid.evil.com/", guard.ToolCallHalted, Decision.HALT, 2,
+     "api.lab.invalid.evil.com"),
+    (f"https://{OTHER_FIXTURE}/x", guard.ToolCallRejected, Decision.REJECT, 3, OTHER_FIXTURE),
+    (f"https://{FIXTURE_HOST}@evil.com/", guard.ToolCallHalted, Decision.HALT, 2, ""),
+    ("https://evil.com\\@api.lab.invalid/", guard.ToolCallHalted, Decision.HALT, 2, ""),
+    (7, guard.ToolCallHalted, Decision.HALT, 2, ""),
+])
+def test_a_good_binding_with_a_live_url_never_runs_the_body(
+        book: ledger.Ledger, url: Any, error: type[Exception], decision: Decision, row: int,
+        recorded: str) -> None:
+    g = guard.ToolGuard(book)
+    good = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
+    calls: list[Any] = []
+
+    @g.tool(target="url")
+    def fetch(url: Any) -> None:
+        calls.append(url)
+
+    @g.tool(target=lambda args, kwargs: kwargs["request"]["url"])
+    def send(*, request: dict[str, Any]) -> None:
+        calls.append(request)
+
+    with pytest.raises(error) as caught:
+        fetch(url, binding=good, issued_generation=1, attempt_id="a1")
+    assert (caught.value.decision, caught.value.row) == (decision, row)  # type: ignore[attr-defined]
+    with pytest.raises(error):
+        send(request={"url": url}, binding=good, issued_generation=1, attempt_id="a2")
+    assert calls == []
+    decided = [e for e in entries(book.path) if e["kind"] == "decision"]
+    assert [(e["attempt_id"], e["binding"]["host"]) for e in decided] == [
+        ("a1", recorded), ("a2", recorded)]
+    assert audit_line(book.path) == "failed=0 denominator=2"
+
+
+def test_the_guard_and_the_hook_read_a_target_with_one_function(book: ledger.Ledger) -> None:
+    from gate.agent import hook, target
+
+    assert guard.target_host is hook.target_host is target.target_host
+    g = guard.ToolGuard(book)
+    good = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
+    fetched: list[str] = []
+    fetch = g.tool(target="url")(lambda url: fetched.append(url))
+    fetch(url="HTTPS://API.Lab.Invalid:8443/x", binding=good, issued_generation=1,
+          attempt_id="a1")
+    assert fetched == ["HTTPS://API.Lab.Invalid:8443/x"]
+    (decision,) = [e for e in entries(book.path) if e["kind"] == "decision"]
+    assert decision["binding"]["host"] == FIXTURE_HOST and decision["decision"] == "allow"
+
+
+def test_a_tool_without_a_declared_target_cannot_be_decorated(book: ledger.Ledger) -> None:
+    g = guard.ToolGuard(book)
+
+    def fetch(url: str) -> None:
+        pytest.fail("the body ran")
+
+    with pytest.raises(TypeError, match="needs target="):
+        g.tool(fetch)  # the bare @g.tool
+    with pytest.raises(TypeError, match="needs target="):
+        g.tool()
+    with pytest.raises(TypeError, match="not a parameter"):
+        g.tool(target="uri")(fetch)
+    with pytest.raises(TypeError, match="argument name or a function"):
+        g.tool(target=3)(fetch)  # type: ignore[arg-type]
+    b = book.bind("run-1", FIXTURE_SCOPE, FIXTURE_HOST, MARKER)
+    with pytest.raises(TypeError):
+        g.call(fetch, "https://api.lab.invalid/", binding=b,  # type: ignore[call-arg]
+               issued_generation=1, attempt_id="a1")
+    assert [e["kind"] for e in entries(book.path)] == ["bind"]
 
 
 # --- the agent loop ------------------------------------------------------------------------------
@@ -145,13 +228,14 @@ def agent(g: guard.ToolGuard, path: Path, name: str, calls: int, seed: int,
         b, issued, attempt = current, current.generation, f"{name}-{n}"
         move = rng.random()
         if move < 0.15:
-            b = dataclasses.replace(b, host=rng.choice(HOSTS))  # a host the planner swapped in
+            b = b.replace(host=rng.choice(HOSTS))  # a host the planner swapped in
         elif move < 0.25:
             issued = b.generation - 1  # a call issued under an older generation
         elif move < 0.35 and previous:
             attempt, b, issued = rng.choice(previous)  # a retry of an earlier attempt id
         try:
-            g.call(tool, b.host, attempt, binding=b, issued_generation=issued, attempt_id=attempt)
+            g.call(tool, b.host, attempt, target="host", binding=b, issued_generation=issued,
+                   attempt_id=attempt)
             seen["called"] += 1
         except guard.ToolCallReplayed:
             seen["replayed"] += 1
@@ -275,7 +359,8 @@ def test_one_attempt_id_raced_by_threads_and_processes_is_called_once(tmp_path: 
     def race() -> None:
         barrier.wait()
         try:
-            g.call(log.append, "called", binding=b, issued_generation=1, attempt_id="same")
+            g.call(log.append, "called", target=to(FIXTURE_HOST), binding=b,
+                   issued_generation=1, attempt_id="same")
         except guard.ToolCallReplayed:
             log.append("replayed")
 

@@ -250,3 +250,25 @@ def test_the_readme_wiring_answers_before_the_cli_gives_up() -> None:
                     assert entry["failClosed"] is True
                 seen.append(fmt.group(1))
     assert seen == ["claude-code", "codex", "gemini", "cursor", "copilot"]
+
+
+NO_TIMER = "import signal\nsignal.setitimer = lambda *a, **k: (0.0, 0.0)\n"
+
+
+@pytest.mark.parametrize(("fmt", "shape"), [("claude-code", claude_code), ("codex", codex),
+                                            ("cursor", cursor)], ids=["claude-code", "codex",
+                                                                      "cursor"])
+def test_the_watchdog_blocks_when_the_timer_cannot(book: Path, fmt: str, shape: Any) -> None:
+    """The main thread stuck where no timer reaches it: one second after the time limit the
+    watchdog answers the block and ends the process with exit 2 (a block in every CLI)."""
+    with open(book, "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        code, out, err = child(fmt, shape(GOOD, 10), "--ledger", str(book), "--timeout", "0.3",
+                               patch=NO_TIMER)
+    assert code == 2
+    assert err == "gate halt hook: blocked: time limit of 0.3s reached\n"
+    if fmt == "codex":
+        assert out == ""
+    else:
+        assert json.loads(out) == deny_body(fmt, "blocked: time limit of 0.3s reached")
+    assert len(book.read_text().splitlines()) == 1

@@ -56,3 +56,33 @@ def test_classify_imports_no_github(fixture_dir: Path) -> None:
     assert not {"github", "requests"} & {
         line.rsplit("|", 1)[1].strip().split(".")[0]
         for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+#: What the per-tool-call path must not import (start-up: one process per agent tool call).
+NOT_ON_THE_HOOK_PATH = ("argparse", "dataclasses", "inspect", "typing", "tempfile", "decimal",
+                        "importlib.resources", "fastjsonschema", "jsonschema", "yaml", "github",
+                        "requests", "urllib3", "hashlib")
+
+
+def test_halt_hook_imports_no_parser_dataclasses_or_schema_library(tmp_path: Path) -> None:
+    from gate.records import ledger
+
+    book = tmp_path / "l.jsonl"
+    ledger.Ledger(book).bind("run-1", "lab.invalid", "api.lab.invalid", "synthetic-fixture-v1")
+    call = (b'{"tool_name": "WebFetch", "tool_use_id": "t1", '
+            b'"tool_input": {"url": "https://api.lab.invalid/x"}}')
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gate", "halt", "hook",
+                           "--format", "claude-code", "--ledger", str(book)],
+                          input=call.replace(b'"tool_name"', b'"hook_event_name": "PreToolUse", '
+                                                             b'"tool_name"'),
+                          capture_output=True, cwd=tmp_path, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr[-2000:]
+    names = {line.rsplit(b"|", 1)[1].strip().decode() for line in done.stderr.splitlines()
+             if line.startswith(b"import time:") and b"|" in line}
+    assert "gate.records.ledger" in names  # it did decide
+    assert sorted(n for n in NOT_ON_THE_HOOK_PATH if n in names) == []
+
+
+def test_version_imports_no_parser(fixture_dir: Path) -> None:
+    names = {n for n in imported("--version", cwd=fixture_dir)}
+    assert not {"argparse", "typing", "dataclasses"} & names

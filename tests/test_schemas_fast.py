@@ -138,3 +138,24 @@ def test_unaudited_keywords_leave_a_schema_to_jsonschema() -> None:
     assert not schemas._fast_supported({"items": [{"type": "string"}]})
     assert not schemas._fast_supported({"$ref": "#/$defs/x", "minLength": 3})
     assert schemas._fast_supported({"$ref": "#/$defs/x", "description": "fine"})
+
+
+# --- pregenerated validators (the ledger's, read by every `gate halt hook` process) -----------
+
+
+@pytest.mark.parametrize("name", schemas.PREGENERATED)
+def test_the_pregenerated_validator_is_current(name: str) -> None:
+    from pathlib import Path
+
+    shipped = Path(schemas.__file__).with_name(f"_fast_{name.replace('-', '_')}.py")
+    assert shipped.read_text(encoding="utf-8") == schemas.pregenerated_source(name), (
+        "regenerate: python -c \"from gate.records import schemas; schemas.write_pregenerated()\"")
+    assert schemas._fast(name).__module__ == f"gate.records._fast_{name.replace('-', '_')}"
+
+
+def test_a_stale_pregenerated_validator_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.records import _fast_ledger_entry
+
+    monkeypatch.setattr(_fast_ledger_entry, "SCHEMA_SHA256", "0" * 64)
+    assert schemas._pregenerated("ledger-entry") is None  # generated afresh instead
+    assert schemas._pregenerated("stamp") is None  # none shipped

@@ -6,25 +6,39 @@ Usage::
 
     guard = ToolGuard("halt-ledger.jsonl")            # policy / halt_report optional
 
-    @guard.tool
+    @guard.tool(target="url")                         # the argument holding the URL or host
     def fetch(url: str) -> bytes: ...
+
+    @guard.tool(target=lambda args, kwargs: kwargs["request"].url)   # or a function
+    def send(*, request: Request) -> bytes: ...
 
     # every call carries the binding the worker was issued, the generation it was issued
     # under, and an attempt id that is unique per attempted call:
     fetch("https://api.lab.invalid/x", binding=b, issued_generation=b.generation,
           attempt_id="a-17")
-    # or, without the decorator:
-    guard.call(fetch_impl, "https://api.lab.invalid/x", binding=b,
+    # or, without the decorator (``target`` as for the decorator):
+    guard.call(fetch_impl, "https://api.lab.invalid/x", target="url", binding=b,
                issued_generation=b.generation, attempt_id="a-17")
-    # or, around a block of code that is the call:
-    with guard.attempt(b, b.generation, "a-17"):
+    # or, around a block of code that is the call to ``target`` (a URL or host):
+    with guard.attempt(b, b.generation, "a-17", target="https://api.lab.invalid/x"):
         ...
 
+**The host the call will reach is what is checked.** A tool must declare how its target is
+read: the name of an argument holding a URL or host, or a function of the call's
+``(args, kwargs)`` returning one; a tool without a declared target cannot be decorated
+(``TypeError`` at decoration time), and a name that is not one of its parameters neither. At
+call time the value is read with :func:`gate.agent.target.target_host`, the very function
+``gate halt hook`` uses, and the attempted binding is the ``binding=`` handed in with its host
+replaced by that host, exactly as the hook replaces it with the host of the call's input. So a
+caller holding a good binding who calls the tool with a live URL gets a HALT (the live host
+is not a closed fixture), another ``.invalid`` host gets a REJECT (not the minted binding), and
+a target that cannot be read (not a string, user info, white space, ...) is recorded with an
+empty host, which halts. The body never runs.
+
 Before every call the guard rechecks with :meth:`gate.records.ledger.Ledger.check`, which decides
-by the
-table of SPEC §2 against what the issuer minted and appends the decision to the ledger against
-the attempt id. Only on ALLOW does the tool body run. Otherwise a :class:`ToolCallRefused`
-is raised and the body never runs:
+by the table of SPEC §2 against what the issuer minted and appends the decision to the ledger
+against the attempt id. Only on ALLOW does the tool body run. Otherwise a
+:class:`ToolCallRefused` is raised and the body never runs:
 
 * HALT → :class:`ToolCallHalted` (live or unknown target, or a binding nobody minted);
 * REJECT → :class:`ToolCallRejected` (stale generation, a swapped binding, or an attempt id
@@ -52,14 +66,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gate.agent.target import TargetRefused, attempted, target_host
 from gate.decide import halt
 from gate.records.ledger import CheckResult, Ledger
 
 R = TypeVar("R")
+#: How a tool's target is read: the name of an argument holding a URL or host, or a function
+#: of the call's positional and keyword arguments returning one.
+Target = str | Callable[[tuple[Any, ...], dict[str, Any]], object]
 
 
 class ToolCallRefused(Exception):
@@ -102,7 +121,8 @@ class ToolGuard:
 
     def check(self, binding: halt.Binding, issued_generation: int, attempt_id: str
               ) -> CheckResult:
-        """Decide and record one attempt; return the ALLOW, raise on anything else."""
+        """Decide and record one attempt of ``binding`` as given; return the ALLOW, raise on
+        anything else. (The tool paths below first put the call's own host into it.)"""
         result = self.ledger.check(binding, issued_generation, attempt_id)
         if result.decision is halt.Decision.ALLOW:
             if result.replayed:
@@ -112,26 +132,94 @@ class ToolGuard:
             raise ToolCallHalted(attempt_id, result)
         raise ToolCallRejected(attempt_id, result)
 
-    @contextlib.contextmanager
-    def attempt(self, binding: halt.Binding, issued_generation: int, attempt_id: str
-                ) -> Iterator[CheckResult]:
-        """``with guard.attempt(...)``: the block runs only after a fresh ALLOW."""
-        yield self.check(binding, issued_generation, attempt_id)
+    def check_target(self, binding: halt.Binding, issued_generation: int, attempt_id: str,
+                     value: object) -> CheckResult:
+        """Check the call to ``value`` (a URL or host): ``binding`` with its host replaced by
+        the host ``value`` names, as ``gate halt hook`` does; a value naming no trustworthy
+        host is recorded with an empty host (which halts)."""
+        try:
+            host = target_host(value)
+        except TargetRefused:
+            host = ""
+        return self.check(attempted(binding, host), issued_generation, attempt_id)
 
-    def call(self, tool: Callable[..., R], /, *args: Any, binding: halt.Binding,
-             issued_generation: int, attempt_id: str, **kwargs: Any) -> R:
-        """Check, then call ``tool(*args, **kwargs)`` only on a fresh ALLOW."""
-        self.check(binding, issued_generation, attempt_id)
+    @contextlib.contextmanager
+    def attempt(self, binding: halt.Binding, issued_generation: int, attempt_id: str, *,
+                target: str) -> Iterator[CheckResult]:
+        """``with guard.attempt(..., target=URL)``: the block runs only after a fresh ALLOW of
+        the call to ``target``."""
+        yield self.check_target(binding, issued_generation, attempt_id, target)
+
+    def call(self, tool: Callable[..., R], /, *args: Any, target: Target,
+             binding: halt.Binding, issued_generation: int, attempt_id: str,
+             **kwargs: Any) -> R:
+        """Check the call's target (read from ``args``/``kwargs`` as ``target`` declares), then
+        call ``tool(*args, **kwargs)`` only on a fresh ALLOW."""
+        self.check_target(binding, issued_generation, attempt_id,
+                          _read(_reader(tool, target), args, kwargs))
         return tool(*args, **kwargs)
 
-    def tool(self, fn: Callable[..., R]) -> Callable[..., R]:
-        """Decorator: the wrapped function takes three more keyword-only arguments,
-        ``binding``, ``issued_generation`` and ``attempt_id``; they are not passed on."""
+    def tool(self, fn: Callable[..., R] | None = None, /, *, target: Target | None = None
+             ) -> Callable[[Callable[..., R]], Callable[..., R]]:
+        """Decorator factory: ``@guard.tool(target="url")`` or ``@guard.tool(target=func)``.
 
-        @functools.wraps(fn)
-        def guarded(*args: Any, binding: halt.Binding, issued_generation: int,
-                    attempt_id: str, **kwargs: Any) -> R:
-            self.check(binding, issued_generation, attempt_id)
-            return fn(*args, **kwargs)
+        The wrapped function takes three more keyword-only arguments, ``binding``,
+        ``issued_generation`` and ``attempt_id``; they are not passed on. ``@guard.tool``
+        without a target is a ``TypeError`` here, at decoration time."""
+        if fn is not None or target is None:
+            raise TypeError("@guard.tool needs target=: the name of the argument holding the "
+                            "URL or host the tool reaches, or a function (args, kwargs) -> str; "
+                            "the guard checks that host, not only the binding")
 
-        return guarded
+        def decorate(fn: Callable[..., R]) -> Callable[..., R]:
+            read = _reader(fn, target)
+
+            @functools.wraps(fn)
+            def guarded(*args: Any, binding: halt.Binding, issued_generation: int,
+                        attempt_id: str, **kwargs: Any) -> R:
+                self.check_target(binding, issued_generation, attempt_id,
+                                  _read(read, args, kwargs))
+                return fn(*args, **kwargs)
+
+            return guarded
+
+        return decorate
+
+
+_MISSING = object()
+
+
+def _read(read: Callable[[tuple[Any, ...], dict[str, Any]], object], args: tuple[Any, ...],
+          kwargs: dict[str, Any]) -> object:
+    """The call's target; a reader that fails gives no target (recorded as a halt)."""
+    try:
+        return read(args, kwargs)
+    except Exception:
+        return _MISSING
+
+
+def _reader(fn: Callable[..., Any], target: Target
+            ) -> Callable[[tuple[Any, ...], dict[str, Any]], object]:
+    """How the target of a call of ``fn`` is read; ``TypeError`` when ``target`` is neither a
+    parameter of ``fn`` nor a function."""
+    if callable(target):
+        return target
+    if not isinstance(target, str) or not target:
+        raise TypeError(f"target must be an argument name or a function, not {target!r}")
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        raise TypeError(f"target={target!r}: the signature of {fn!r} cannot be read; "
+                        "give a function (args, kwargs) -> str") from None
+    if target not in signature.parameters:
+        raise TypeError(f"target={target!r} is not a parameter of {fn.__qualname__}")
+
+    def read(args: tuple[Any, ...], kwargs: dict[str, Any]) -> object:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return _MISSING  # a call that would fail anyway: no target, recorded as a halt
+        bound.apply_defaults()
+        return bound.arguments.get(target, _MISSING)
+
+    return read

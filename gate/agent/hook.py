@@ -58,11 +58,11 @@ deciding needs: no ``argparse`` (the flags are read by :func:`parse_argv`), no d
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
 import sys
-import threading
 
 from gate.agent.target import TargetRefused, attempted, target_host
 from gate.errors import GateInputError
@@ -167,9 +167,9 @@ def _derived_attempt_id(data: bytes) -> str:
     """For CLIs that send no per-call id: the digest of the whole input, which carries the
     session and a timestamp. Two identical inputs are one attempt: the second is a replay and
     is blocked (fail closed); a retry at a later timestamp is a new attempt."""
-    import hashlib
+    from gate.records.sha256 import sha256
 
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256(data).hexdigest()
 
 
 def _shape(record: dict[str, Any], data: bytes, config: HookConfig
@@ -347,11 +347,16 @@ class _Reply:
     def __init__(self, fmt: str, stdout: IO[str], stderr: IO[str]) -> None:
         self.fmt = fmt if fmt in FORMATS else "generic"
         self.stdout, self.stderr = stdout, stderr
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.sent: int | None = None  # the exit status, once answered
 
-    def send(self, allowed: bool, reason: str) -> int:
-        with self.lock:
+    def send(self, allowed: bool, reason: str, wait: float = -1) -> int:
+        """Answer unless answered; the exit status. ``wait``: longest wait for the other
+        writer (-1: for ever); when it passes, exit 2 (a block everywhere) and nothing
+        written."""
+        if not self.lock.acquire(timeout=wait):
+            return BLOCK_EXIT
+        try:
             if self.sent is not None:
                 return self.sent
             code, text = render(self.fmt, allowed, reason)
@@ -367,6 +372,8 @@ class _Reply:
                     code = BLOCK_EXIT
             self.sent = code
             return code
+        finally:
+            self.lock.release()
 
 
 @contextlib.contextmanager
@@ -375,31 +382,38 @@ def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None
     def _expire(_signum: int, _frame: FrameType | None) -> None:
         raise _TimeLimit()
 
+    # The watchdog is a bare ``_thread`` waiting on a lock the main thread releases when it is
+    # done (``threading.Timer`` would make the main thread wait for the new thread to start).
+    stop = _thread.allocate_lock()
+    stop.acquire()
+
     def _watchdog() -> None:
+        if stop.acquire(timeout=seconds + 1.0):
+            return  # the main thread finished in time
         code = BLOCK_EXIT
         with contextlib.suppress(BaseException):
             sent = reply.sent
-            reply.send(False, f"blocked: time limit of {seconds:g}s reached")
+            reply.send(False, f"blocked: time limit of {seconds:g}s reached", wait=0.5)
             code = sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
         os._exit(code)
 
-    armed = threading.current_thread() is threading.main_thread()
     previous: Any = None
-    if armed:
+    try:  # only the main thread may set a signal handler (tests call this from threads)
         previous = signal.signal(signal.SIGALRM, _expire)
+        armed = True
+    except ValueError:
+        armed = False
+    if armed:
         signal.setitimer(signal.ITIMER_REAL, seconds)
-    dog = threading.Timer(seconds + 1.0, _watchdog) if hard_exit else None
-    if dog is not None:
-        dog.daemon = True
-        dog.start()
+    if hard_exit:
+        _thread.start_new_thread(_watchdog, ())
     try:
         yield
     finally:
         if armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-        if dog is not None:
-            dog.cancel()
+        stop.release()
 
 
 def run(args: Any, stdin: IO[bytes], stderr: IO[str], stdout: IO[str] | None = None, *,
@@ -575,9 +589,24 @@ def parse_argv(argv: list[str]) -> HookArgs:
     return args
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], *, exit_now: bool = False) -> int:
     """``gate halt hook ARGV``: bad usage blocks too (exit 2, one line on stderr: a block in
-    every supported CLI, whatever the format)."""
+    every supported CLI, whatever the format).
+
+    ``exit_now`` (the ``gate`` program, not a caller in the same process): once the answer is
+    written and flushed, end the process at once; the interpreter's clean-up of some eighty
+    modules would add to every tool call and has nothing left to do (the ledger is closed and
+    synced)."""
+    code = _main(argv)
+    if exit_now:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+    return code
+
+
+def _main(argv: list[str]) -> int:
     if argv in (["--help"], ["-h"]):
         sys.stdout.write(help_text())
         return 0

@@ -300,6 +300,7 @@ def _check_text_arguments(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    program = argv is None  # the `gate` command itself (not a caller in the same process)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # the fast path: no parser, no command module
         sys.stdout.write(f"gate {__version__}\n")
@@ -307,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:2] == ["halt", "hook"]:  # every agent tool call: no parser (it reads its flags)
         from gate.agent import hook
 
-        return hook.main(argv[2:])
+        return hook.main(argv[2:], exit_now=program)
     from gate.commands.args import BAD
     from gate.errors import GateInputError
 

@@ -1,15 +1,21 @@
 """Halt gate (SPEC §2): may this agent tool call leave the worker?
 
 Pure decision logic: no files, no clock. The issuer's record is passed in as a read-only view.
+
+The values here are frozen classes written out by hand rather than frozen dataclasses: every
+``gate halt hook`` process (one per agent tool call) imports this module, and ``dataclasses``
+(with ``inspect``) plus the code it generates per class cost more start-up than the decision.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing is not imported at run time
+    from collections.abc import Mapping
+    from typing import Any, Protocol
 
 DEFAULT_RESERVED_SCOPES = ("lab.invalid", "fixture.local")
 DEFAULT_MARKER = "synthetic-fixture-v1"
@@ -27,14 +33,66 @@ class Decision(StrEnum):
     REJECT = "reject"
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class FrozenValue:
+    """Equality, hash, repr, pickling and immutability over ``__slots__``, as a frozen
+    dataclass has them."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, FrozenValue)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), self._values()
+
+    def _set(self, **values: object) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with ``changes`` (as ``dataclasses.replace``)."""
+        unknown = set(changes) - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+        return type(self)(**{n: changes.get(n, getattr(self, n)) for n in self.__slots__})
+
+
+class Binding(FrozenValue):
+    __slots__ = ("generation", "host", "marker", "run_id", "scope", "target_class")
     run_id: str
     generation: int
     scope: str
     host: str
     marker: str | None
     target_class: str
+
+    def __init__(self, run_id: str, generation: int, scope: str, host: str,
+                 marker: str | None, target_class: str) -> None:
+        self._set(run_id=run_id, generation=generation, scope=scope, host=host, marker=marker,
+                  target_class=target_class)
+
+    def replace(self, **changes: Any) -> Binding:
+        new: Binding = super().replace(**changes)
+        return new
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Binding:
@@ -58,10 +116,14 @@ class Binding:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class HaltPolicy:
-    reserved_scopes: tuple[str, ...] = DEFAULT_RESERVED_SCOPES
-    expected_marker: str = DEFAULT_MARKER
+class HaltPolicy(FrozenValue):
+    __slots__ = ("expected_marker", "reserved_scopes")
+    reserved_scopes: tuple[str, ...]
+    expected_marker: str
+
+    def __init__(self, reserved_scopes: tuple[str, ...] = DEFAULT_RESERVED_SCOPES,
+                 expected_marker: str = DEFAULT_MARKER) -> None:
+        self._set(reserved_scopes=reserved_scopes, expected_marker=expected_marker)
 
 
 # fullmatch, not ``$``: ``$`` also matches before a trailing newline ("api\n.lab.invalid").
@@ -117,20 +179,25 @@ def classify(binding: Binding, policy: HaltPolicy) -> TargetClass:
     return TargetClass.UNKNOWN
 
 
-class IssuerView(Protocol):
-    """What the issuer minted, as the decision sees it."""
+if TYPE_CHECKING:
+    class IssuerView(Protocol):
+        """What the issuer minted, as the decision sees it."""
 
-    def minted(self, run_id: str, generation: int) -> Binding | None: ...
+        def minted(self, run_id: str, generation: int) -> Binding | None: ...
 
-    def current_generation(self, run_id: str) -> int | None: ...
+        def current_generation(self, run_id: str) -> int | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class HaltResult:
+class HaltResult(FrozenValue):
+    __slots__ = ("decision", "reason", "row", "target_class")
     decision: Decision
     row: int
     reason: str
-    target_class: TargetClass = field(default=TargetClass.UNKNOWN)
+    target_class: TargetClass
+
+    def __init__(self, decision: Decision, row: int, reason: str,
+                 target_class: TargetClass = TargetClass.UNKNOWN) -> None:
+        self._set(decision=decision, row=row, reason=reason, target_class=target_class)
 
 
 def decide(
@@ -163,12 +230,24 @@ def decide(
     return HaltResult(Decision.ALLOW, 4, "closed fixture, minted and current", target)
 
 
-@dataclass
 class MemoryIssuer:
     """An in-memory issuer view (tests, the demo, and replay during audit)."""
 
-    bindings: dict[tuple[str, int], Binding] = field(default_factory=dict)
-    current: dict[str, int] = field(default_factory=dict)
+    def __init__(self, bindings: dict[tuple[str, int], Binding] | None = None,
+                 current: dict[str, int] | None = None) -> None:
+        self.bindings: dict[tuple[str, int], Binding] = {} if bindings is None else bindings
+        self.current: dict[str, int] = {} if current is None else current
+
+    def __repr__(self) -> str:
+        return f"MemoryIssuer(bindings={self.bindings!r}, current={self.current!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MemoryIssuer:
+            return NotImplemented
+        assert isinstance(other, MemoryIssuer)
+        return (self.bindings, self.current) == (other.bindings, other.current)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def record(self, binding: Binding) -> None:
         self.bindings[(binding.run_id, binding.generation)] = binding

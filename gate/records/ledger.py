@@ -11,16 +11,12 @@ inserted or deleted line breaks the chain at a line number ``audit`` reports.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import fcntl
-import hashlib
 import os
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from gate.decide import halt
 from gate.errors import GateInputError
@@ -33,6 +29,12 @@ from gate.records.files import (
     parse_json,
     read_all,
 )
+from gate.records.sha256 import sha256
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; no dataclasses either: `gate halt hook` start-up
+    from collections.abc import Iterator
+    from typing import Any
 
 GENESIS = "0" * 64
 
@@ -43,25 +45,30 @@ class LedgerError(GateInputError):
 
 def entry_hash(entry: dict[str, Any]) -> str:
     body = {k: v for k, v in entry.items() if k != "hash"}
-    return hashlib.sha256(bytes.fromhex(entry["prev"]) + canonical_json(body)).hexdigest()
+    return sha256(bytes.fromhex(entry["prev"]) + canonical_json(body)).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(halt.FrozenValue):
+    __slots__ = ("decision", "reason", "replayed", "row", "target_class")
     decision: halt.Decision
     row: int
     reason: str
     target_class: halt.TargetClass
-    replayed: bool = False  # True when an identical earlier check's decision was returned
+    replayed: bool  # True when an identical earlier check's decision was returned
+
+    def __init__(self, decision: halt.Decision, row: int, reason: str,
+                 target_class: halt.TargetClass, replayed: bool = False) -> None:
+        self._set(decision=decision, row=row, reason=reason, target_class=target_class,
+                  replayed=replayed)
 
 
-@dataclass
 class _State:
-    offset: int = 0
-    seq: int = 0
-    tail: str = GENESIS
-    issuer: halt.MemoryIssuer = field(default_factory=halt.MemoryIssuer)
-    decided: dict[str, dict[str, Any]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.offset = 0
+        self.seq = 0
+        self.tail = GENESIS
+        self.issuer = halt.MemoryIssuer()
+        self.decided: dict[str, dict[str, Any]] = {}
 
 
 #: Longest ledger line read (an entry is a few KiB at most); longer is refused before parsing.
@@ -139,7 +146,7 @@ class Ledger:
         self._state = _State()
         # flock excludes other open files, even in this process, but the in-memory state is
         # shared by every thread using this object: guard it without relying on flock details.
-        self._thread_lock = threading.Lock()
+        self._thread_lock = _thread.allocate_lock()
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Any]:
@@ -237,11 +244,14 @@ class Ledger:
         append_bytes(self.halt_report, line)
 
 
-@dataclass(frozen=True, slots=True)
-class AuditResult:
+class AuditResult(halt.FrozenValue):
+    __slots__ = ("denominator", "failed", "problems")
     failed: int
     denominator: int
     problems: tuple[str, ...]
+
+    def __init__(self, failed: int, denominator: int, problems: tuple[str, ...]) -> None:
+        self._set(failed=failed, denominator=denominator, problems=problems)
 
     @property
     def chain_ok(self) -> bool:

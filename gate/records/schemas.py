@@ -18,14 +18,15 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from gate.errors import GateInputError
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (typing costs start-up time in `gate halt hook`)
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
     from jsonschema import ValidationError
 
 NAMES = (
@@ -42,13 +43,15 @@ NAMES = (
 )
 
 
+@functools.cache
 def _schema_dir() -> Path:
-    packaged = resources.files("gate") / "schemas"
-    if packaged.is_dir():
-        return Path(str(packaged))
-    source_tree = Path(__file__).resolve().parents[2] / "schemas"
-    if source_tree.is_dir():
-        return source_tree
+    """``gate/schemas`` of an installed package, else ``schemas/`` of the source tree (found
+    from this file, as ``importlib.resources`` would for a package on disk, without its
+    imports)."""
+    package = Path(__file__).resolve().parents[1]
+    for directory in (package / "schemas", package.parent / "schemas"):
+        if directory.is_dir():
+            return directory
     raise RuntimeError("gate: schemas/ not found beside the package")
 
 
@@ -198,9 +201,110 @@ def _local_schema(uri: str) -> Any:
     return schema(name.removesuffix(".schema.json"))
 
 
+#: Schemas whose fast validator ships pregenerated (``gate/records/_fast_<name>.py``), because
+#: every ``gate halt hook`` process validates ledger entries: generating the code costs more
+#: start-up than the rest of the hook. It is used only while the digest it records matches the
+#: schema files it was generated from (else the code is generated as usual); regenerate with
+#: ``python -c "from gate.records import schemas; schemas.write_pregenerated()"``, and
+#: tests/test_schemas_fast.py fails while it is stale.
+PREGENERATED = ("ledger-entry",)
+
+
+def _referenced(name: str) -> list[str]:
+    """``name`` and the schemas it refers to by file name."""
+    text = json.dumps(schema(name))
+    return [name] + [n for n in NAMES if n != name and f"{n}.schema.json" in text]
+
+
+def schema_digest(names: tuple[str, ...]) -> str:
+    """SHA-256 over the bytes of these schema files, in this order."""
+    from gate.records.sha256 import sha256
+
+    digest = sha256()
+    for n in names:
+        digest.update((_schema_dir() / f"{n}.schema.json").read_bytes())
+    return digest.hexdigest()
+
+
+def _pregenerated(name: str) -> Callable[[Any], Any] | None:
+    if name not in PREGENERATED:
+        return None
+    import sys
+
+    module_name = f"gate.records._fast_{name.replace('-', '_')}"
+    try:
+        __import__(module_name)  # not importlib: its import costs the hook start-up time
+    except ImportError:  # pragma: no cover - a broken install: generate instead
+        return None
+    module = sys.modules[module_name]
+    files = getattr(module, "SCHEMA_FILES", None)
+    if not isinstance(files, tuple) or getattr(module, "SCHEMA_SHA256", None) != schema_digest(
+            files) or files[0] != name:
+        return None
+    func: Callable[[Any], Any] = module.validate
+    return func
+
+
+def _generate(name: str) -> Any:
+    """fastjsonschema's code generator for ``name``, or None when it cannot be used."""
+    definition = schema(name)
+    try:
+        from fastjsonschema.ref_resolver import RefResolver
+    except ImportError:  # pragma: no cover - a dependency; without it only speed is lost
+        return None
+    if not all(_fast_supported(schema(n)) for n in _referenced(name)):
+        return None
+    handlers = {"https": _local_schema, "http": _local_schema}
+    for detailed in (False, True):
+        try:
+            resolver = RefResolver.from_schema(definition, handlers=handlers, store={})
+            generator = _fast_generator_class()(
+                definition, resolver=resolver, formats={}, use_default=False,
+                use_formats=False, detailed_exceptions=detailed, fast_fail=True,
+            )
+            generator.func_code  # noqa: B018 - generates now: a failure picks the other variant
+        except Exception:  # noqa: S112 - cannot generate it: try the other variant
+            continue
+        return generator, resolver.get_scope_name()
+    return None
+
+
+def pregenerated_source(name: str) -> str:
+    """The text of ``gate/records/_fast_<name>.py``: the generated validator, standalone."""
+    made = _generate(name)
+    if made is None:
+        raise RuntimeError(f"schema {name} has no fast validator")
+    generator, scope = made
+    state = generator.global_state_code.replace(
+        "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException",
+        "class JsonSchemaValueException(ValueError):\n"
+        "    def __init__(self, message, value=None, name=None, definition=None, rule=None):\n"
+        "        super().__init__(message)\n\n\n"
+        "JsonSchemaValuesException = JsonSchemaValueException").replace(
+        # only in ``minimum`` checks, after the strict ``type`` check has refused anything
+        # that is not an int or a float: importing decimal would cost start-up for nothing
+        "from decimal import Decimal",
+        "class Decimal:  # never an instance: no JSON value is a decimal.Decimal\n    pass\n")
+    return (f'"""Generated from schemas/{name}.schema.json by gate.records.schemas; do not edit.'
+            f'"""\n# ruff: noqa\n# mypy: ignore-errors\n# fmt: off\n\n'
+            f"SCHEMA_FILES = {tuple(_referenced(name))!r}\n"
+            f'SCHEMA_SHA256 = "{schema_digest(tuple(_referenced(name)))}"\n\n'
+            f"{state}\n{generator.func_code}\n\n"
+            f"validate = {scope}\n")
+
+
+def write_pregenerated() -> None:
+    for name in PREGENERATED:
+        target = Path(__file__).with_name(f"_fast_{name.replace('-', '_')}.py")
+        target.write_text(pregenerated_source(name), encoding="utf-8")
+
+
 @functools.cache
 def _fast(name: str) -> Callable[[Any], Any] | None:
     """The compiled fast validator of ``name``, or None (jsonschema alone decides)."""
+    ready = _pregenerated(name)
+    if ready is not None:
+        return ready
     definition = schema(name)
     try:
         from fastjsonschema.ref_resolver import RefResolver
