@@ -20,7 +20,6 @@ from gate.errors import GateInputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing (and tempfile, below) cost `gate halt hook` start-up
-    from collections.abc import Iterator
     from typing import Any
 
 #: Largest record file read, in bytes (override with GATE_MAX_RECORD_BYTES).
