@@ -151,7 +151,7 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     gate = result.job("gate")
     assert not gate.succeeded
     assert len(FOUR.findall(gate.summary)) == 1  # once per red pair
-    assert "gate: rejected: lexer_unicode: reject_stable_fail (red in both server classes)" in (
+    assert "gate: rejected: parser_round_trip: reject_stable_fail (red in both server classes)" in (
         gate.stdout)
     outputs = _gate_outputs(result)
     assert outputs["decision"] == "closed"

@@ -13,14 +13,15 @@ import pytest
 
 from gate.agent import guard as guard_mod
 from gate.agent import hook
-from gate.commands import main as cli
 from gate.decide import halt
 from gate.records import ledger
 from tests.core_helpers import MARKER, run_cli, write_json
 
 GATE = Path(__file__).resolve().parents[1] / "gate"
 HOST_MODULES = ("gate/decide/halt.py", "gate/agent/hook.py", "gate/agent/guard.py",
-                "gate/records/ledger.py")
+                "gate/agent/target.py", "gate/records/ledger.py")
+#: Functions that fold case for something other than a host (the hook's --help metavars).
+NOT_HOSTS = {("gate/agent/hook.py", "help_text")}
 
 SPELLINGS = ["api.lab.invalid", "API.LAB.INVALID", "Api.Lab.Invalid", "aPI.lab.INVALID"]
 SCOPES = ["lab.invalid", "fixture.local"]
@@ -29,7 +30,12 @@ SCOPES = ["lab.invalid", "fixture.local"]
 def test_no_other_case_folding_in_the_halt_gate() -> None:
     for rel in HOST_MODULES:
         tree = ast.parse((GATE.parent / rel).read_text(encoding="utf-8"))
+        skipped = {id(inner) for fn in ast.walk(tree)
+                   if isinstance(fn, ast.FunctionDef) and (rel, fn.name) in NOT_HOSTS
+                   for inner in ast.walk(fn)}
         for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 assert node.func.attr not in ("lower", "casefold", "upper"), (rel, node.lineno)
 
@@ -54,7 +60,7 @@ def test_every_route_allows_the_minted_host_in_any_case(tmp_path: Path, minted: 
                          "--issued-gen", 1, "--attempt-id", f"check-{i}")
         assert (result.code, result.out.strip()) == (0, "allow"), (spelling, result)
     # the hook (which reads the call's host from a URL)
-    args = cli.build_parser().parse_args(["halt", "hook", "--ledger", str(book)])
+    args = hook.parse_argv(["--ledger", str(book)])
     data = json.dumps({"tool_name": "WebFetch", "tool_input": {"url": f"https://{called}/x"},
                        "tool_use_id": "hook-1"}).encode()
     err = io.StringIO()
@@ -62,8 +68,8 @@ def test_every_route_allows_the_minted_host_in_any_case(tmp_path: Path, minted: 
     # the guard
     guard = guard_mod.ToolGuard(book)
     attempted = halt.Binding("run-1", 1, scope, called, MARKER, "fixture")
-    assert guard.call(lambda: "ran", binding=attempted, issued_generation=1,
-                      attempt_id="guard-1") == "ran"
+    assert guard.call(lambda url: "ran", f"https://{called}/x", target="url", binding=attempted,
+                      issued_generation=1, attempt_id="guard-1") == "ran"
     assert run_cli("halt", "audit", book).lines[-1] == "failed=0 denominator=4"
 
 

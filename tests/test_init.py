@@ -352,17 +352,14 @@ def stamps_of(folder: Path) -> dict[str, dict[str, Any]]:
     return {s["test_id"]: s for s in (read_json(p) for p in folder.glob("*.json"))}
 
 
-def test_init_then_stamp_junit_and_plugin_routes_then_classify_open(repo: Path) -> None:
+def test_init_then_the_junit_route_in_both_classes_then_classify_open(repo: Path) -> None:
     assert init("tests") == 0
-    done = run(*GATE, "stamp", "--manifest", "--server-class", "local-pinned", "--junit",
-               "r.xml", "--out", "stamps/local", "--", *PYTEST, "--junitxml=r.xml", "tests",
-               cwd=repo)
-    assert done.returncode == 0, done.stderr
-    # the plugin, with its default manifest (.github/gate.yml)
-    done = run(*PYTEST, "tests", "--gate-stamps", "stamps/free", "--gate-server-class",
-               "free-server", cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    local, free = stamps_of(repo / "stamps/local"), stamps_of(repo / "stamps/free")
+    for server_class in ("local-pinned", "free-server"):
+        done = run(*GATE, "stamp", "--manifest", "--server-class", server_class, "--junit",
+                   f"{server_class}.xml", "--out", f"stamps/{server_class}", "--", *PYTEST,
+                   f"--junitxml={server_class}.xml", "tests", cwd=repo)
+        assert done.returncode == 0, done.stderr
+    local, free = stamps_of(repo / "stamps/local-pinned"), stamps_of(repo / "stamps/free-server")
     assert set(local) == set(free) == set(IDS)
     assert {s["outcome"] for s in [*local.values(), *free.values()]} == {"pass"}
     for test_id in IDS:
@@ -371,6 +368,22 @@ def test_init_then_stamp_junit_and_plugin_routes_then_classify_open(repo: Path) 
     done = run(*GATE, "classify", "--stamps", "stamps", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "decision=open tests=3 accepted=3 frozen=0 rejected=0"
+
+
+def test_a_junit_stamp_never_pairs_with_a_plugin_stamp(repo: Path) -> None:
+    """Only the plugin records the generator the card applied; a pair where one side says
+    nothing about it is a fixture mismatch, never an accepted pair (issue 11)."""
+    assert init("tests") == 0
+    done = run(*GATE, "stamp", "--manifest", "--server-class", "local-pinned", "--junit",
+               "r.xml", "--out", "stamps/local", "--", *PYTEST, "--junitxml=r.xml", "tests",
+               cwd=repo)
+    assert done.returncode == 0, done.stderr
+    done = run(*PYTEST, "tests", "--gate-stamps", "stamps/free", "--gate-server-class",
+               "free-server", cwd=repo)  # the plugin, with its default manifest
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = run(*GATE, "classify", "--stamps", "stamps", cwd=repo)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.count("reject_fixture_mismatch") == 3
 
 
 def test_init_then_the_plugin_in_both_classes_then_classify_open(repo: Path) -> None:
@@ -439,7 +452,8 @@ def test_a_failed_write_removes_what_this_run_wrote(
     (repo / "ci").write_text("a file, not a folder")  # the manifest, written last, fails
     assert init("--manifest", "ci/gate.yml", "tests") == 2
     err = capsys.readouterr().err
-    assert err.startswith("gate: error: ci/gate.yml: (file): cannot write"), err
+    assert err.startswith("gate: error: ci/gate.yml: (file): cannot "), err
+    assert "not a folder" in err
     assert not any((repo / CARDS).iterdir())  # the cards written before it are gone again
     assert not (repo / POLICY).exists()
 

@@ -232,3 +232,21 @@ def test_the_example_manifest_locations_name_each_test_line() -> None:
         assert prop.location is not None and prop.location_file is not None
         lines = prop.location_file.read_text(encoding="utf-8").splitlines()
         assert lines[prop.location["line"] - 1].startswith(f"def {prop.junit_name}("), prop
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda e: e.update(card="gone.card.json"), "properties.0.card"),
+    (lambda e: e.update(fixtures=["fx/a", "fx/missing.txt"]), "properties.0.fixtures.1"),
+    (lambda e: e.update(sample="no-sample.json"), "properties.0.sample"),
+])
+def test_a_missing_card_fixture_or_sample_names_the_entry(
+        tmp_path: Path, change: Any, field: str) -> None:
+    """A newcomer's typo in a fixture path: the error names the manifest, the entry and the
+    field, not a bare path from deep inside hashing."""
+    entries = workspace(tmp_path)
+    change(entries[0])
+    m = write(tmp_path / "m.yml", {"properties": entries})
+    with pytest.raises(GateInputError) as caught:
+        manifest.load(m, tmp_path)
+    assert (caught.value.source, caught.value.field) == (str(m), field)
+    assert "no such file or folder under the root" in caught.value.message

@@ -79,5 +79,6 @@ def test_the_readme_workflow_runs_as_pasted_under_act(tmp_path: Path, wheelhouse
         assert "setup-python stand-in" in leg.stdout  # set-up and test dependencies ran
     gate = result.job("gate")
     assert gate.outputs["gate"]["decision"] == "open"
-    assert len(FOUR.findall(gate.summary)) == 3
+    assert FOUR.findall(gate.summary) == []  # green pairs: no failure class shown
+    assert "all 3 tests green in both classes" in gate.summary
     assert check["head_sha"] == HEAD_SHA and check["conclusion"] == "success"

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.errors import GateInputError
+from gate.records.files import is_regular_file, read_bytes_capped, write_once
 
 COLLECTOR = "_gate_init_collector"
 _PYTEST_EXIT = {1: "tests failed", 2: "interrupted (an error during collection)",
@@ -72,7 +73,7 @@ def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0) -> Col
     """The items ``python -m pytest --collect-only TESTS`` collects in the current folder."""
     here = Path(__file__).with_name("init_collector.py")
     with tempfile.TemporaryDirectory(prefix="gate-init-") as tmp:
-        (Path(tmp) / f"{COLLECTOR}.py").write_bytes(here.read_bytes())
+        write_once(Path(tmp) / f"{COLLECTOR}.py", read_bytes_capped(here))
         out = Path(tmp) / "collected.json"
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -102,11 +103,11 @@ def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0) -> Col
             raise GateInputError(shown, "(collect)", f"pytest {why}: "
                                  f"{_last_line(done.stdout + done.stderr)} (run it yourself "
                                  "to see the whole output)")
-        if not out.is_file():
+        if not is_regular_file(out):
             raise GateInputError(shown, "(collect)", "the collecting plugin wrote nothing "
                                  "(is -p disabled by the project's pytest options?)")
         try:
-            document = json.loads(out.read_text(encoding="utf-8"))
+            document = json.loads(read_bytes_capped(out).decode("utf-8"))
         except (OSError, ValueError) as exc:
             raise GateInputError(str(out), "(collector)", f"unreadable: {exc}") from None
     return _parse(document, shown)

@@ -16,7 +16,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from gate.commands.args import OPEN
+from gate.commands.args import OPEN, say
 from gate.errors import GateInputError
 
 
@@ -67,20 +67,20 @@ def cmd_init(args: argparse.Namespace) -> int:
                              f"{len(collected.items)} tests pytest collected; {why}")
     new = [item for item in found if item.nodeid not in known]
     left_out = len(collected.items) - len(found)
-    print(f"gate init: {_count(len(found), 'Hypothesis test')} of "
+    say(f"gate init: {_count(len(found), 'Hypothesis test')} of "
           f"{len(collected.items)} collected"
           + (f" ({_count(left_out, 'other test')} left out)" if left_out else ""))
     stateful = [item for item in new if item.stateful]
     if stateful:
-        print(f"note: {_count(len(stateful), 'stateful test')} (RuleBasedStateMachine.TestCase): "
+        say(f"note: {_count(len(stateful), 'stateful test')} (RuleBasedStateMachine.TestCase): "
               "cases from TestCase.settings; the location names the file only")
     gone = sorted(known - {item.nodeid for item in found})
     if gone:
-        print(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
+        say(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
               f"(their stamps will be resource_exit; remove them by hand): {gone[0]}"
               + (" …" if len(gone) > 1 else ""))
     if not new:
-        print(f"nothing to add: every Hypothesis test is in {manifest_path} already")
+        say(f"nothing to add: every Hypothesis test is in {manifest_path} already")
         return OPEN
 
     names = adopt.card_file_names([item.nodeid for item in new])
@@ -154,5 +154,6 @@ def cmd_init(args: argparse.Namespace) -> int:
         raise
     lines.append("next: review the cards, the manifest's fixtures and the policy, then commit "
                  "them (README: Adopt it in your repository)")
-    print("\n".join(lines))
+    for line in lines:
+        say(line)
     return OPEN

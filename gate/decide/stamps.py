@@ -183,6 +183,38 @@ def table_actions(local_outcome: object, free_outcome: object,
     return actions
 
 
+def rerun_table(first: Mapping[str, Any], second: Mapping[str, Any],
+                pin: object) -> dict[str, set[int]]:
+    """Every failure class (with its rows) the digest gate can give for two same-class runs as
+    a report keeps them (each run's outcome and, issue 11, its ``hypothesis`` and ``failure``),
+    over the input a report does not keep: each run's fixture digest (absent, the pair's
+    recorded ``fixture_sha256``, or another), limited to those whose first digest is the one
+    the pair records (``gate.records.report.pin_of``). Decided by
+    :func:`gate.decide.digest.classify_runs` on :func:`as_run_record` itself, so a rerun pair
+    is checked by the table that made it."""
+    recorded = digest.clean_digest(pin)
+    other = "0" * 64 if recorded != "0" * 64 else "1" * 64
+    choices = (None, other) if recorded is None else (None, recorded, other)
+
+    # each run as the digest gate sees it with no pinned file (its generator digest, if any)
+    bases = [as_run_record({key: kept[key] for key in ("run_id", "outcome", "hypothesis",
+                                                       "failure") if key in kept})
+             for kept in (first, second)]
+
+    def run(base: dict[str, Any], sha: str | None) -> dict[str, Any]:
+        return base if sha is None else {**base, "fixture_sha256": sha}
+
+    found: dict[str, set[int]] = {}
+    for sha_1, sha_2 in ((a, b) for a in choices for b in choices):
+        left, right = run(bases[0], sha_1), run(bases[1], sha_2)
+        seen = [digest.clean_digest(r.get("fixture_sha256")) for r in (left, right)]
+        if next((d for d in seen if d is not None), None) != recorded:
+            continue
+        result = digest.classify_runs(left, right)
+        found.setdefault(result.failure_class.value, set()).add(result.row)
+    return found
+
+
 def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
     """How the two pair gates meet (SPEC §4): a stamp seen as a run record."""
     outcome = stamp.get("outcome")

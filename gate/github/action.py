@@ -366,8 +366,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 mode=settings.comment, view=view)
     if said:
         print(workflow.log_line(said))
-    for line in review.log_lines(built):
-        print(line)
+    logged = review.log_lines(built)  # each line escaped by workflow.log_line
+    if logged:
+        print("\n".join(logged))
     counts = built["counts"]
     print(workflow.log_line(f"agent-patch gate: {built['decision']} ({counts['rejected']} "
                             f"rejected, {counts['frozen']} frozen, {counts['accepted']} "

@@ -30,7 +30,7 @@ from typing import Any
 
 from gate.errors import GateInputError
 from gate.records import schemas
-from gate.records.files import read_yaml
+from gate.records.files import lexists, read_yaml
 
 DEFAULT_MANIFEST = Path(".github/gate.yml")
 
@@ -58,7 +58,22 @@ def _relative(root: Path, value: str, source: str, where: str) -> Path:
     return root / Path(*pure.parts)
 
 
-def from_record(record: Any, source: str, root: Path) -> list[Property]:
+def _existing(root: Path, value: str, source: str, where: str, test_id: str,
+              check: bool = True) -> Path:
+    """A manifest path that must name something: else bad input naming the entry and field
+    (not a bare path from deep inside hashing)."""
+    path = _relative(root, value, source, where)
+    if check and not lexists(path):
+        raise GateInputError(source, where, f"{value!r} (test {test_id!r}): no such file or "
+                             "folder under the root; fix the path (relative to the root) or "
+                             "create the file")
+    return path
+
+
+def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True
+                ) -> list[Property]:
+    """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
+    together with its cards (``gate init``): the cards do not exist yet."""
     schemas.validate("manifest", record, source)
     found: list[Property] = []
     seen: dict[str, int] = {}
@@ -82,10 +97,12 @@ def from_record(record: Any, source: str, root: Path) -> list[Property]:
                                      "root")
         found.append(Property(
             test_id=test_id,
-            card=_relative(root, raw["card"], source, f"{where}.card"),
-            fixtures=tuple(_relative(root, p, source, f"{where}.fixtures.{n}")
+            card=_existing(root, raw["card"], source, f"{where}.card", test_id, check_paths),
+            fixtures=tuple(_existing(root, p, source, f"{where}.fixtures.{n}", test_id,
+                                     check_paths)
                            for n, p in enumerate(raw["fixtures"])),
-            sample=_relative(root, sample, source, f"{where}.sample") if sample else None,
+            sample=(_existing(root, sample, source, f"{where}.sample", test_id, check_paths)
+                    if sample else None),
             junit_classname=raw["junit"].get("classname"),
             junit_name=raw["junit"]["name"],
             location=dict(raw["location"]) if "location" in raw else None,

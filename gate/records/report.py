@@ -186,10 +186,6 @@ def same_class_pair(
 
 
 _STATUS_OF = {"accept_candidate": "accepted", "freeze_inside_server_class": "frozen"}
-_DIGEST_ROWS = {digest.FailureClass.UNCLASSIFIED.value: (1, 4, 6),
-                digest.FailureClass.FIXTURE_DRIFT.value: (2,),
-                digest.FailureClass.PROPERTY_MISS.value: (3,),
-                digest.FailureClass.HARNESS_FLAKE.value: (5,)}
 
 
 def _pair_problem(pair: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -216,10 +212,18 @@ def _pair_problem(pair: Mapping[str, Any]) -> tuple[str, str] | None:
                           f"{actions[action]}"
         status = _STATUS_OF.get(str(action), "rejected")
     elif gate == "digest":
+        if len(runs) != 2:
+            return "runs", f"a digest-gate pair has two runs, not {len(runs)}"
         if action != pair.get("failure_class"):
             return "action", f"{action!r} is not the failure class {pair.get('failure_class')!r}"
-        if pair.get("row") not in _DIGEST_ROWS.get(str(action), ()):
-            return "row", f"{pair.get('row')} is not a row that gives {action}"
+        classes = stamps.rerun_table(runs[0], runs[1], pair.get("fixture_sha256"))
+        if action not in classes:
+            return "action", (f"{action!r} does not follow from the runs ("
+                              f"{runs[0].get('outcome')} then {runs[1].get('outcome')}); the "
+                              f"digest table gives {', '.join(sorted(classes))}")
+        if pair.get("row") not in classes[str(action)]:
+            return "row", (f"{pair.get('row')} is not a row that gives {action} for these "
+                           f"runs (rows {', '.join(map(str, sorted(classes[str(action)])))})")
         if pair.get("freeze_allowed") is not (action == digest.FailureClass.HARNESS_FLAKE):
             return "freeze_allowed", f"{pair.get('freeze_allowed')} does not follow from {action}"
         status = "rejected"
