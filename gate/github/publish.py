@@ -18,8 +18,6 @@ Environment read by ``gate publish``:
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 import sys
 from collections.abc import Mapping
@@ -259,42 +257,3 @@ def publish_error(what: str, env: Mapping[str, str], *, name: str,
     why = f"check run not published: {result.reason}"
     print(workflow.log_line(why))
     return None, [why]
-
-
-def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
-    env = os.environ if env is None else env
-    report = load_report(args.report)
-    url, notes = publish_report(report, env, name=args.name, external_id=args.external_id,
-                                max_retries=args.max_retries, backoff=args.backoff,
-                                max_wait=args.max_wait, timeout=args.timeout)
-    if url:
-        print(url)
-    write_outputs(env, {"check-run-url": url or "", "publish-note": notes[0] if notes else ""})
-    if args.summary:
-        write_summary(report, url, notes, None, env)
-    return exit_code(report)
-
-
-def cmd_summary(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
-    env = os.environ if env is None else env
-    report = load_report(args.report)
-    if not write_summary(report, args.check_run_url, list(args.note), args.out, env):
-        from gate.github import workflow
-
-        print(workflow.log_line("gate: job summary not written: the step's 1 MiB summary "
-                                "limit is used up"), file=sys.stderr)
-    return exit_code(report)
-
-
-def cmd_outputs(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
-    from gate.github import workflow
-
-    env = os.environ if env is None else env
-    report = load_report(args.report)
-    values = workflow.report_outputs(report, args.report)
-    if env.get("GITHUB_OUTPUT"):
-        write_outputs(env, values)
-    else:
-        for name, value in values.items():
-            print(workflow.log_line(f"{name}={value}"))
-    return exit_code(report)
