@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -152,3 +153,17 @@ def test_upsert_ignores_a_comment_that_only_quotes_the_marker(
     bodies = {c["body"] for c in github_double.comments.values()}
     assert bodies == {"> " + mark + "\nhi", mark + "\nbody 2"}
     assert json.dumps(github_double.invalid_requests()) == "[]"
+
+
+@pytest.mark.parametrize(("event", "number"), [
+    ({"pull_request": {"number": 7}}, 7),
+    ({"workflow_run": {"pull_requests": [{"number": 9}]}}, 9),
+    ({"workflow_run": {"pull_requests": []}}, None),  # a fork's pull request: none listed
+    ({"workflow_run": {"pull_requests": [{"number": 9}, {"number": 10}]}}, None),
+    ({"workflow_run": {"pull_requests": [{"number": True}]}}, None),
+])
+def test_the_pull_request_comes_from_the_event(tmp_path: Path, event: dict[str, Any],
+                                               number: int | None) -> None:
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event), encoding="utf-8")
+    assert publish.pr_number({"GITHUB_EVENT_PATH": str(path)}) == number

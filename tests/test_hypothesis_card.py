@@ -481,3 +481,25 @@ def test_digest_formats_are_stable() -> None:
     assert digest.failure_digest({"type": "E", "example": "Failing test case: t()"}) == (
         hashlib.sha256(fail.encode()).hexdigest())
     assert digest.failure_digest({"type": "E", "example": None}) is None
+
+
+def test_a_same_class_repeat_under_another_generator_disagrees(tmp_path: Path) -> None:
+    """Found in the review of the merge: two green local-pinned runs of one test, one under
+    another Hypothesis version, "agreed" and the newer was paired alone. Now they disagree:
+    reject_duplicate_stamps (a repeat of an experiment is the same experiment)."""
+    from gate.records import pairing
+
+    for name, stamp in (("local-a", {**_stamp(LOCAL, "pass", GEN), "run_id": "la"}),
+                        ("local-b", {**_stamp(LOCAL, "pass", {**GEN, "version": "6.1.0"}),
+                                     "run_id": "lb"}),
+                        ("free", {**_stamp(FREE, "pass", GEN), "run_id": "f"})):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "s.json").write_text(json.dumps(stamp), encoding="utf-8")
+    (decision,) = pairing.decide_folder(tmp_path, (), 1)
+    assert decision.entry["action"] == "reject_duplicate_stamps"
+    # the same two runs with one generator agree (one result, paired as usual)
+    (tmp_path / "local-b" / "s.json").write_text(json.dumps(
+        {**_stamp(LOCAL, "pass", GEN), "run_id": "lb"}), encoding="utf-8")
+    (decision,) = pairing.decide_folder(tmp_path, (), 1)
+    assert decision.entry["action"] == "accept_candidate"

@@ -49,7 +49,7 @@ CASES = [(lo, fo, allow, same, classes)
 def test_every_pair_the_table_makes_re_derives(lo: str, fo: str, allow: bool, same: bool,
                                               classes: tuple[str, str]) -> None:
     pair = _real_pair(lo, fo, allow, same, classes)
-    assert report.rederive({"pairs": [pair]}) == []
+    assert report.rederive({"now": NOW, "pairs": [pair]}) == []
 
 
 def _status(action: str) -> str:
@@ -64,7 +64,7 @@ def test_no_opening_action_is_believed_unless_the_table_can_give_it(lo: str, fo:
     for action in ALL_ACTIONS:
         forged = dict(base, action=action, row=possible.get(action, 7), status=_status(action),
                       freeze_allowed=action == "freeze_inside_server_class")
-        problems = report.rederive({"pairs": [forged]})
+        problems = report.rederive({"now": NOW, "pairs": [forged]})
         assert (problems == []) == (action in possible), (lo, fo, action, problems)
 
 
@@ -95,6 +95,27 @@ def test_a_freeze_beside_a_red_local_pinned_run_is_refused(tmp_path: Path) -> No
     assert pair["status"] == "frozen"
     pair["runs"][0]["outcome"] = "assert_fail"
     _forge_and_expect_refused(tmp_path, report.build([pair], NOW), "pairs.0.action")
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda p, doc: p.update(card_expires=doc["now"] - 1), "pairs.0.card_expires"),
+    (lambda p, doc: p.update(card_expires=None), "pairs.0.card_expires"),
+    (lambda p, doc: p.pop("card_expires"), "pairs.0.card_expires"),
+    (lambda p, doc: p.update(freeze={"owner": "o", "reason": "r", "expires": 1,
+                                     "card_expires": p["card_expires"]}), "pairs.0.freeze.expires"),
+    (lambda p, doc: doc.update(now=p["card_expires"]), "pairs.0.card_expires"),
+])
+def test_a_freeze_whose_expiry_has_passed_is_refused(tmp_path: Path, edit: Any,
+                                                     field: str) -> None:
+    """Found in the review of the merge: a report read back could say frozen past the card's
+    freeze_expires_at (or the allowlist entry's expires) and still open outputs/summary."""
+    pair = _real_pair("pass", "assert_fail")
+    assert pair["status"] == "frozen" and isinstance(pair["card_expires"], int)
+    doc = report.build([pair], NOW)
+    path = write_json(tmp_path / "ok.json", doc)
+    assert run_cli("outputs", "--report", path).code == 0  # the real freeze opens
+    edit(doc["pairs"][0], doc)
+    _forge_and_expect_refused(tmp_path, doc, field)
 
 
 def test_a_receipt_section_that_accepts_beside_its_reject_line_is_refused(

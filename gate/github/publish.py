@@ -65,7 +65,9 @@ def head_sha(env: Mapping[str, str]) -> str | None:
 
 
 def pr_number(env: Mapping[str, str]) -> int | None:
-    """The pull request's number from the event payload, or None (not a pull request)."""
+    """The pull request's number from the event payload, or None (not a pull request). In a
+    ``workflow_run`` workflow: the one pull request the event names (GitHub lists none for a
+    pull request from a fork, so there is no comment then)."""
     from gate.records.files import read_json
 
     event_path = env.get("GITHUB_EVENT_PATH")
@@ -76,6 +78,9 @@ def pr_number(env: Mapping[str, str]) -> int | None:
     except GateInputError:
         return None
     pr = event.get("pull_request") if isinstance(event, dict) else None
+    if pr is None and isinstance(event, dict) and isinstance(event.get("workflow_run"), dict):
+        listed = event["workflow_run"].get("pull_requests")
+        pr = listed[0] if isinstance(listed, list) and len(listed) == 1 else None
     number = pr.get("number") if isinstance(pr, dict) else None
     return number if isinstance(number, int) and not isinstance(number, bool) and number > 0 \
         else None

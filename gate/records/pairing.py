@@ -218,10 +218,13 @@ def _location(items: Sequence[Loaded]) -> dict[str, Any] | None:
 
 
 def _result(item: Loaded) -> str:
-    """What a conclusive stamp says: two stamps of one class agree when this is equal."""
+    """What a conclusive stamp says: two stamps of one class agree when this is equal (the
+    generator included: a repeat under another Hypothesis version or setting disagrees)."""
     s = item.stamp
+    hypothesis = s.get("hypothesis")
+    generator = digest.generator_digest(hypothesis) if isinstance(hypothesis, dict) else None
     return canonical_json([s["outcome"], s["fixture_hash"], s.get("fixture_sha256"),
-                           s["sample_card"]]).decode("utf-8")
+                           s["sample_card"], generator]).decode("utf-8")
 
 
 def _pairing_entry(test_id: str, action: str, row: int, reason: str,
@@ -291,10 +294,6 @@ def decide_test(
     result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
     entry = report.cross_class_pair(local.stamp, free.stamp, result,
                                     (local.source, free.source))
-    if result.row == 6:  # a free-server red with a local-pinned green: the freeze family
-        expiry = local.stamp.get("sample_card", {}).get("freeze_expires_at")
-        entry["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
-            expiry, bool) else None
     if result.action in ("freeze_inside_server_class", "reject_freeze_expired"):
         freeze = _freeze_entry(test_id, allowlist, local.stamp.get("sample_card"), issues)
         if freeze is not None:

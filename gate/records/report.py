@@ -153,6 +153,11 @@ def cross_class_pair(
     }
     if result.action == "reject_fixture_mismatch":
         pair["mismatch"] = mismatch(ordered[0][0], ordered[1][0])
+    if result.row == 6:  # a free-server red with a local-pinned green: the freeze family
+        card = ordered[0][0].get("sample_card")
+        expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
+        pair["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
+            expiry, bool) else None
     loc = _location([s for s, _ in ordered])
     if loc:
         pair["location"] = loc
@@ -188,7 +193,31 @@ def same_class_pair(
 _STATUS_OF = {"accept_candidate": "accepted", "freeze_inside_server_class": "frozen"}
 
 
-def _pair_problem(pair: Mapping[str, Any]) -> tuple[str, str] | None:
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _freeze_problem(pair: Mapping[str, Any], now: object) -> tuple[str, str] | None:
+    """A frozen pair read back must show an expiry still ahead of the report's own clock: the
+    card's ``freeze_expires_at`` (written before the run) and, when recorded, the allowlist
+    entry's ``expires``."""
+    at = _whole(now)
+    card_expires = _whole(pair.get("card_expires"))
+    if at is None:
+        return "now", "a report with a frozen pair must carry its clock (now)"
+    if card_expires is None or not at < card_expires:
+        return "card_expires", (f"{pair.get('card_expires')!r}: a frozen pair needs the card's "
+                                f"freeze_expires_at after now ({at})")
+    freeze = pair.get("freeze")
+    if isinstance(freeze, Mapping):
+        expires = _whole(freeze.get("expires"))
+        if expires is None or not at < expires:
+            return "freeze.expires", (f"{freeze.get('expires')!r}: the allowlist entry has "
+                                      f"expired at now ({at})")
+    return None
+
+
+def _pair_problem(pair: Mapping[str, Any], now: object = None) -> tuple[str, str] | None:
     """(field, why) when a pair's decision does not follow from its own runs by the tables."""
     runs = pair.get("runs") or []
     ids = [r.get("run_id") for r in runs]
@@ -211,6 +240,10 @@ def _pair_problem(pair: Mapping[str, Any]) -> tuple[str, str] | None:
             return "row", f"{pair.get('row')} where the table's row for {action} is " \
                           f"{actions[action]}"
         status = _STATUS_OF.get(str(action), "rejected")
+        if status == "frozen":
+            expired = _freeze_problem(pair, now)
+            if expired is not None:
+                return expired
     elif gate == "digest":
         if len(runs) != 2:
             return "runs", f"a digest-gate pair has two runs, not {len(runs)}"
@@ -243,7 +276,7 @@ def rederive(report: Mapping[str, Any]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for key in ("pairs", "reruns"):
         for index, pair in enumerate(report.get(key) or []):
-            problem = _pair_problem(pair)
+            problem = _pair_problem(pair, report.get("now"))
             if problem is not None:
                 found.append((f"{key}.{index}.{problem[0]}", problem[1]))
     receipt = report.get("receipt")
