@@ -48,6 +48,8 @@ def make_pair(i: int, status: str = "rejected", **extra: Any) -> dict[str, Any]:
                  {"run_id": f"r{i}b", "server_class": "free-server",
                   "outcome": "pass" if status == "accepted" else "assert_fail"}],
     }
+    if status == "frozen":  # a frozen pair shows the card's expiry, ahead of the report's now
+        pair["card_expires"] = 1_700_000_000 + 30 * 86_400
     pair.update(extra)
     return pair
 
