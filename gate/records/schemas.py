@@ -245,8 +245,9 @@ def _pregenerated(name: str) -> Callable[[Any], Any] | None:
     return func
 
 
-def _generate(name: str) -> Any:
-    """fastjsonschema's code generator for ``name``, or None when it cannot be used."""
+def _generate(name: str) -> tuple[Any, str, Callable[[Any], Any]] | None:
+    """fastjsonschema's code generator for ``name``, the name of its entry function, and that
+    function compiled; None when fastjsonschema cannot be used for this schema."""
     definition = schema(name)
     try:
         from fastjsonschema.ref_resolver import RefResolver
@@ -255,6 +256,8 @@ def _generate(name: str) -> Any:
     if not all(_fast_supported(schema(n)) for n in _referenced(name)):
         return None
     handlers = {"https": _local_schema, "http": _local_schema}
+    # Without detailed messages the code is a third faster (jsonschema writes the messages);
+    # fastjsonschema cannot build that variant for some keywords (const): then with them.
     for detailed in (False, True):
         try:
             resolver = RefResolver.from_schema(definition, handlers=handlers, store={})
@@ -262,10 +265,13 @@ def _generate(name: str) -> Any:
                 definition, resolver=resolver, formats={}, use_default=False,
                 use_formats=False, detailed_exceptions=detailed, fast_fail=True,
             )
-            generator.func_code  # noqa: B018 - generates now: a failure picks the other variant
-        except Exception:  # noqa: S112 - cannot generate it: try the other variant
+            scope = resolver.get_scope_name()
+            state = generator.global_state
+            exec(generator.func_code, state)  # noqa: S102 - code generated from our schemas
+            func: Callable[[Any], Any] = state[scope]
+        except Exception:  # noqa: S112 - cannot compile it: try the other variant
             continue
-        return generator, resolver.get_scope_name()
+        return generator, scope, func
     return None
 
 
@@ -274,7 +280,7 @@ def pregenerated_source(name: str) -> str:
     made = _generate(name)
     if made is None:
         raise RuntimeError(f"schema {name} has no fast validator")
-    generator, scope = made
+    generator, scope, _ = made
     state = generator.global_state_code.replace(
         "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException",
         "class JsonSchemaValueException(ValueError):\n"
@@ -305,32 +311,8 @@ def _fast(name: str) -> Callable[[Any], Any] | None:
     ready = _pregenerated(name)
     if ready is not None:
         return ready
-    definition = schema(name)
-    try:
-        from fastjsonschema.ref_resolver import RefResolver
-    except ImportError:  # pragma: no cover - a dependency; without it only speed is lost
-        return None
-    wanted = [definition] + [schema(n) for n in NAMES if f"{n}.schema.json" in
-                             json.dumps(definition)]
-    if not all(_fast_supported(d) for d in wanted):
-        return None
-    handlers = {"https": _local_schema, "http": _local_schema}
-    # Without detailed messages the code is a third faster (jsonschema writes the messages);
-    # fastjsonschema cannot build that variant for some keywords (const): then with them.
-    for detailed in (False, True):
-        try:
-            resolver = RefResolver.from_schema(definition, handlers=handlers, store={})
-            generator = _fast_generator_class()(
-                definition, resolver=resolver, formats={}, use_default=False,
-                use_formats=False, detailed_exceptions=detailed, fast_fail=True,
-            )
-            state = generator.global_state
-            exec(generator.func_code, state)  # noqa: S102 - code generated from our schemas
-            func: Callable[[Any], Any] = state[resolver.get_scope_name()]
-        except Exception:  # noqa: S112 - cannot compile it: try the other variant
-            continue
-        return func
-    return None  # jsonschema alone decides
+    made = _generate(name)
+    return made[2] if made is not None else None  # None: jsonschema alone decides
 
 
 def fast_is_valid(name: str, instance: Any) -> bool | None:
