@@ -204,8 +204,7 @@ def _freeze_entry(test_id: str, allowlist: Sequence[stamps.AllowEntry],
     if isinstance(issue, (str, int)) and not isinstance(issue, bool):
         out["issue"] = issue
     expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
-    out["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
-        expiry, bool) else None
+    out["card_expires"] = report.whole(expiry)
     return out
 
 

@@ -129,6 +129,11 @@ def _location(stamps_: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
+def whole(value: object) -> int | None:
+    """``value`` if it is a JSON whole number (never a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def cross_class_pair(
     first: Mapping[str, Any], second: Mapping[str, Any], result: stamps.StampResult,
     sources: tuple[str | None, str | None] = (None, None),
@@ -156,8 +161,7 @@ def cross_class_pair(
     if result.row == 6:  # a free-server red with a local-pinned green: the freeze family
         card = ordered[0][0].get("sample_card")
         expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
-        pair["card_expires"] = expiry if isinstance(expiry, int) and not isinstance(
-            expiry, bool) else None
+        pair["card_expires"] = whole(expiry)
     loc = _location([s for s, _ in ordered])
     if loc:
         pair["location"] = loc
@@ -193,16 +197,12 @@ def same_class_pair(
 _STATUS_OF = {"accept_candidate": "accepted", "freeze_inside_server_class": "frozen"}
 
 
-def _whole(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _freeze_problem(pair: Mapping[str, Any], now: object) -> tuple[str, str] | None:
     """A frozen pair read back must show an expiry still ahead of the report's own clock: the
     card's ``freeze_expires_at`` (written before the run) and, when recorded, the allowlist
     entry's ``expires``."""
-    at = _whole(now)
-    card_expires = _whole(pair.get("card_expires"))
+    at = whole(now)
+    card_expires = whole(pair.get("card_expires"))
     if at is None:
         return "now", "a report with a frozen pair must carry its clock (now)"
     if card_expires is None or not at < card_expires:
@@ -210,7 +210,7 @@ def _freeze_problem(pair: Mapping[str, Any], now: object) -> tuple[str, str] | N
                                 f"freeze_expires_at after now ({at})")
     freeze = pair.get("freeze")
     if isinstance(freeze, Mapping):
-        expires = _whole(freeze.get("expires"))
+        expires = whole(freeze.get("expires"))
         if expires is None or not at < expires:
             return "freeze.expires", (f"{freeze.get('expires')!r}: the allowlist entry has "
                                       f"expired at now ({at})")
