@@ -19,6 +19,9 @@ second environment on the same root does not download it again.
 files.pythonhosted.org (a mirror; the tests' server on 127.0.0.1). Safe to allow because the
 sha256 is pinned: a different file is refused whatever serves it.
 
+``python3 requirements/installer.py --fetch FOLDER`` downloads this platform's pinned wheel
+into FOLDER, hash-checked (CI's wheelhouse, which the act tests serve on 127.0.0.1).
+
 ``python3 requirements/installer.py --pin VERSION`` prints a new installer.lock for that uv
 release, from PyPI's JSON API (see the comment at the top of installer.lock).
 """
@@ -180,6 +183,24 @@ def find_uv(root: Path, env: Mapping[str, str], key: str, lock: Path = LOCK) -> 
     return str(binary)
 
 
+def fetch_wheel(folder: Path, key: str, lock: Path = LOCK) -> Path:
+    """Download this platform's pinned wheel into ``folder``, hash-checked (a wheelhouse)."""
+    pins = read_pins(lock)
+    if key not in pins:
+        raise InstallerError(f"no uv is pinned for {key} in requirements/installer.lock")
+    pin = pins[key]
+    target = folder / pin.wheel
+    if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == pin.sha256):
+        wheel = download(pin.url)
+        actual = hashlib.sha256(wheel).hexdigest()
+        if actual != pin.sha256:
+            raise InstallerError(f"{pin.wheel} from {pin.url}: sha256 {actual}, expected "
+                                 f"{pin.sha256} (requirements/installer.lock)")
+        folder.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(wheel)
+    return target
+
+
 def _pip(reason: str) -> str | None:
     print(f"{PREFIX} installing with pip: {reason}", file=sys.stderr)
     return None
@@ -210,11 +231,14 @@ def main(argv: list[str]) -> int:
         if len(argv) in (2, 3) and argv[0] == "--pin":
             sys.stdout.write(pin_file(*argv[1:]))
             return 0
-        if len(argv) != 1:
-            print(f"{PREFIX} usage: installer.py ROOT | --pin VERSION [SAVED-JSON]",
-                  file=sys.stderr)
-            return 2
         key = platform_key(platform.system(), platform.machine())
+        if len(argv) == 2 and argv[0] == "--fetch":
+            print(fetch_wheel(Path(argv[1]), key))
+            return 0
+        if len(argv) != 1:
+            print(f"{PREFIX} usage: installer.py ROOT | --fetch FOLDER | --pin VERSION "
+                  "[SAVED-JSON]", file=sys.stderr)
+            return 2
         uv = find_uv(Path(argv[0]), os.environ, key)
     except InstallerError as error:
         print(f"{PREFIX} {error}", file=sys.stderr)
