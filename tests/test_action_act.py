@@ -72,7 +72,8 @@ def double() -> Iterator[GitHubDouble]:
 
 
 def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
-                 fail: str = "", edit: dict[str, str] | None = None) -> ActResult:
+                 fail: str = "", edit: dict[str, str] | None = None,
+                 env: dict[str, str] | None = None, job: str | None = None) -> ActResult:
     work = tmp_path / "repo"
     work.mkdir()
     workflow = _project_copy(work)
@@ -93,7 +94,9 @@ def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
             "PIP_FIND_LINKS": str(wheelhouse),
             "PIP_NO_INDEX": "1",
             "GATE_EXAMPLE_FAIL": fail,
+            **(env or {}),
         },
+        job=job,
         secrets={"GITHUB_TOKEN": WRITE_TOKEN},
         artifacts_dir=tmp_path / "artifacts",
         timeout=900,
