@@ -62,7 +62,7 @@ WHEEL_TAGS = {
 #: pip's package-source settings uv ignores, and uv's own.
 PIP_SOURCE = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX")
 UV_SOURCE = ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX", "UV_EXTRA_INDEX_URL",
-             "UV_FIND_LINKS", "UV_NO_INDEX")
+             "UV_FIND_LINKS")
 HEADER = """\
 # The installer the action's set-up step runs: uv, pinned by the sha256 of its wheel on PyPI,
 # one wheel per GitHub-hosted runner platform. requirements/installer.py downloads the wheel

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from pathlib import Path
 from types import TracebackType
@@ -39,3 +40,20 @@ class WheelServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
+
+
+def simple_index(folder: Path, wheels: list[Path]) -> None:
+    """A PEP 503 index of ``wheels`` under ``folder/simple/`` (files in ``folder/files/``)."""
+    files = folder / "files"
+    files.mkdir(parents=True, exist_ok=True)
+    projects: dict[str, list[str]] = {}
+    for wheel in wheels:
+        (files / wheel.name).symlink_to(wheel.resolve())
+        project = re.sub(r"[-_.]+", "-", wheel.name.split("-")[0]).lower()
+        projects.setdefault(project, []).append(wheel.name)
+    for project, names in projects.items():
+        page = folder / "simple" / project / "index.html"
+        page.parent.mkdir(parents=True)
+        links = "".join(f'<a href="../../files/{name}">{name}</a>\n' for name in names)
+        page.write_text(f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n",
+                        encoding="utf-8")
