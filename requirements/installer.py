@@ -29,6 +29,7 @@ release, from PyPI's JSON API (see the comment at the top of installer.lock).
 from __future__ import annotations
 
 import hashlib
+import http.client
 import io
 import json
 import os
@@ -37,7 +38,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Mapping
@@ -155,13 +155,13 @@ def find_uv(root: Path, env: Mapping[str, str], key: str, lock: Path = LOCK) -> 
     pin = pins[key]
     home = root / f"uv-{pin.sha256[:16]}"
     binary = home / ("uv.exe" if os.name == "nt" else "uv")
-    if binary.is_file():
+    if binary.is_file():  # extracted here from the checked wheel (the root is the step's own)
         return str(binary)
     base = env.get("AGENT_PATCH_GATE_UV_URL", "")
     url = f"{base.rstrip('/')}/{pin.wheel}" if base else pin.url
     try:
         wheel = download(url)
-    except (OSError, urllib.error.URLError, ValueError) as error:  # network, HTTP status, URL
+    except (OSError, http.client.HTTPException, ValueError) as error:  # network, status, URL
         return _pip(f"downloading {url} failed ({error})")
     actual = hashlib.sha256(wheel).hexdigest()
     if actual != pin.sha256:

@@ -8,6 +8,7 @@ The set-up step itself, with the real pinned uv, runs under act in tests/test_se
 from __future__ import annotations
 
 import hashlib
+import http.client
 import importlib.util
 import io
 import platform
@@ -226,3 +227,17 @@ def test_fetch_fills_a_wheelhouse_hash_checked(tmp_path: Path, served: WheelServ
         installer.fetch_wheel(tmp_path / "house", KEY, lock)
     with pytest.raises(installer.InstallerError, match="no uv is pinned for linux-riscv64"):
         installer.fetch_wheel(tmp_path / "house", "linux-riscv64", lock)
+
+
+def test_a_cut_download_installs_with_pip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A connection closed before Content-Length (http.client.IncompleteRead) is a network
+    failure, not a mismatch."""
+    def cut(url: str) -> bytes:
+        raise http.client.IncompleteRead(b"PK", 17_000_000)
+
+    monkeypatch.setattr(installer, "download", cut)
+    lock = _lock(tmp_path, _wheel())
+    assert installer.find_uv(tmp_path / "root", {}, KEY, lock) is None
+    assert "installing with pip: downloading https://files.pythonhosted.org/" in \
+        capsys.readouterr().err
