@@ -144,11 +144,11 @@ def broken_stamp_run() -> dict[str, Any]:
 
 
 def _junit(test: str, line: int, server_class: str, outcome: str, run_id: str,
-           **extra: Any) -> dict[str, Any]:
+           card: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     """A stamp of the action's JUnit route for a property without a sampler file: no
     ``fixture_sha256``/``fixture_path``, no ``hypothesis``/``failure`` (the digest gate can only
     say ``unclassified``)."""
-    value = _stamp(test, line, server_class, outcome, run_id, **extra)
+    value = _stamp(test, line, server_class, outcome, run_id, card, **extra)
     del value["fixture_sha256"], value["fixture_path"]
     value.setdefault("note", "JUnit <failure>" if outcome == "assert_fail" else None)
     if value["note"] is None:
