@@ -44,3 +44,29 @@ def test_the_junit_route_summary_never_claims_a_property_miss() -> None:
     assert both["failure_class"] == "unclassified"  # no digests on the JUnit route
     md = summary.render(report, view=g.VIEW)
     assert "property miss" not in md and "failure_class=unclassified" in md
+
+
+def test_the_log_a_reviewer_is_sent_to_is_linked() -> None:
+    """Rendered and looked at (notes/render-*.png): "the stamp job's log" was named, never
+    linked; it now points at the workflow run's page (its jobs and logs) when that is known."""
+    (red,) = [p for p in g.junit_route()["pairs"] if p["action"] == "reject_not_allowlisted"]
+    linked = "\n".join(review.red_block(red, NOW, 30, g.VIEW))
+    assert f"[the stamp job&#39;s log]({g.VIEW.run_url}) has the assertion" in linked
+    plain = "\n".join(review.red_block(red, NOW, 30, review.View()))
+    assert "the stamp job's log has the assertion" in plain  # no run page known: no link
+
+
+def test_a_collection_error_names_the_file_and_the_likely_cause() -> None:
+    pair = g.collection_error()["pairs"][0]
+    text = "\n".join(review.next_step(pair, NOW, 30, g.VIEW))
+    assert "tests.test&#95;helpers failed to collect there (exit code 2)" in text
+    assert "The local-pinned run collected it" in text and "lacks a dependency" in text
+    assert f"]({g.VIEW.run_url}) has the error" in text
+
+
+def test_a_frozen_test_tells_the_reviewer_nothing_is_needed_and_the_owner_when() -> None:
+    (frozen,) = [p for p in g.one_of_each()["pairs"] if p["status"] == "frozen"]
+    text = "\n".join(review.next_step(frozen, NOW, 30, g.VIEW))
+    assert text.startswith("**Next step:** nothing for this change")
+    assert "The owner (&#64;parsers) fixes the free-server failure before the freeze ends, " \
+           "2026-09-26 14:13 UTC (in 5 days)" in text

@@ -369,10 +369,20 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
             cls = markdown.inline(str(run.get("server_class", "")))
             kind = stuck_kind(run)
             if kind == "collection":
-                out.append(f"**Next step ({cls}):** fix the test collection "
-                           f"({markdown.inline(_cause(run, False), TEXT_CHARS)}); the {cls} "
-                           "stamp job's log has the error. A re-run fails the same way: push "
-                           "the fix, and both stamp jobs run again on the new commit.")
+                found = _UNCOLLECTED.search(str(run.get("note", "")))
+                files = markdown.inline(found.group(1) if found else "a test file", TEXT_CHARS)
+                code = run.get("exit_code")
+                others = [str(r.get("server_class", "")) for r in _runs(pair)
+                          if r is not run and r.get("outcome") in ("pass", "assert_fail")]
+                env = (f" The {markdown.inline(others[0])} run collected it, so the {cls} "
+                       "environment probably lacks a dependency or a file: add it to that "
+                       "stamp job's set-up, or fix the import." if others else "")
+                where = log_link(view, f"the {run.get('server_class', '')} stamp job's log")
+                exited = f" (exit code {code})" if code is not None else ""
+                out.append(f"**Next step ({cls}):** fix the test collection: {files} failed to "
+                           f"collect there{exited}, so no test ran; {where} has the error."
+                           f"{env} A re-run fails the same way: push the fix, and both stamp "
+                           "jobs run again on the new commit.")
             elif kind == "interrupted":
                 out.append(f"**Next step ({cls}):** the test session stopped before this test "
                            f"ran ({markdown.inline(_cause(run, False), TEXT_CHARS)}: pytest's "
@@ -417,9 +427,28 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         return ["**Next step:** each stamp job attempt must upload its stamps once; re-run the "
                 "stamp jobs so each class has one conclusive run."]
     if action == "freeze_inside_server_class":
-        return ["**Next step:** the owner fixes the free-server failure before the freeze ends; "
-                "then the gate closes on this test again unless it is green."]
+        freeze = pair.get("freeze")
+        owner, ends = "the owner", ""
+        if isinstance(freeze, Mapping):
+            owner = f"the owner ({markdown.inline(str(freeze.get('owner', '')), 256)})"
+            card = freeze.get("card_expires")
+            expires = int(freeze.get("expires", 0))
+            last = min(expires, card) if isinstance(card, int) else expires
+            ends = f", {when.expiry(last, now)}"
+        return ["**Next step:** nothing for this change: the test is frozen by a reviewed "
+                "allowlist entry and its local-pinned run is green. "
+                f"{owner[0].upper()}{owner[1:]} fixes the free-server failure before the freeze "
+                f"ends{ends}; after that this test closes the gate again unless it is green."]
     return ["**Next step:** check the stamp jobs' `server-class` inputs and re-run them."]
+
+
+_UNCOLLECTED = re.compile(re.escape(outcomes.COLLECTION_NOTE) + r" \((.*)\)$")
+
+
+def log_link(view: View, words_: str) -> str:
+    """``words_`` (plain text naming a job's log) linked to the workflow run's page, where the
+    jobs and their logs are, when the view knows it."""
+    return markdown.link(words_, view.run_url) if view.run_url else words_
 
 
 def stable_step(pair: Mapping[str, Any]) -> str:
@@ -434,7 +463,7 @@ def stable_step(pair: Mapping[str, Any]) -> str:
                 "or the property, and check that both stamp jobs pin the same fixture.")
     return ("red on both runners: fix the code or the property. The gate cannot tell whether "
             "both failed the same way (failure_class=unclassified: the stamps carry no "
-            "falsifying example to compare); each stamp job's log has its failure.")
+            "falsifying example to compare).")
 
 
 def _repro_words(pair: Mapping[str, Any]) -> str:
@@ -475,10 +504,10 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
               if r.get("outcome") == "assert_fail" and not _failure(r)]
     if silent:
         who = markdown.inline(" and ".join(silent))
-        out += [f"The {who} stamp carries no failure message: the stamp job's log has the "
-                "assertion." if len(silent) == 1 else
-                f"The {who} stamps carry no failure message: the stamp jobs' logs have the "
-                "assertion.", ""]
+        one = len(silent) == 1
+        logs = log_link(view, "the stamp job's log" if one else "the stamp jobs' logs")
+        out += [f"The {who} stamp{'' if one else 's'} carr{'ies' if one else 'y'} no failure "
+                f"message: {logs} ha{'s' if one else 've'} the assertion.", ""]
     out += [*next_step(pair, now, max_days, view), "", *_details(pair), ""]
     return out
 
