@@ -143,6 +143,48 @@ def broken_stamp_run() -> dict[str, Any]:
     return _report(_loaded(*s), [])
 
 
+def _junit(test: str, line: int, server_class: str, outcome: str, run_id: str,
+           card: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A stamp of the action's JUnit route for a property without a sampler file: no
+    ``fixture_sha256``/``fixture_path``, no ``hypothesis``/``failure`` (the digest gate can only
+    say ``unclassified``)."""
+    value = _stamp(test, line, server_class, outcome, run_id, card, **extra)
+    del value["fixture_sha256"], value["fixture_path"]
+    value.setdefault("note", "JUnit <failure>" if outcome == "assert_fail" else None)
+    if value["note"] is None:
+        del value["note"]
+    return value
+
+
+COLLECTION_TESTS = ["test_parse_dates", "test_parse_offsets", "test_round_trip"]
+
+
+def collection_error() -> dict[str, Any]:
+    """The free-server run stopped at a collection error (a test file imports a module the
+    free server lacks): pytest exits 2, the JUnit report holds only the collection failure."""
+    from gate.decide import outcome
+
+    note = outcome.collection_note(["tests.test_helpers"])
+    s: list[dict[str, Any]] = []
+    for i, test in enumerate(COLLECTION_TESTS):
+        s += [_junit(test, 10 * (i + 1), LOCAL, "pass", f"l-{i}"),
+              _junit(test, 10 * (i + 1), FREE, "resource_exit", f"f-{i}", exit_code=2,
+                     note=note)]
+    return _report(_loaded(*s), [])
+
+
+def junit_route() -> dict[str, Any]:
+    """What the action's stamp mode gives today (JUnit, no sampler file): a red in both
+    classes, a free-server red and a green, all without digests."""
+    s = [_junit("test_dedupe_idempotent", 96, LOCAL, "assert_fail", "l-dd"),
+         _junit("test_dedupe_idempotent", 96, FREE, "assert_fail", "f-dd"),
+         _junit("test_locale_round_trip", 41, LOCAL, "pass", "l-loc"),
+         _junit("test_locale_round_trip", 41, FREE, "assert_fail", "f-loc"),
+         _junit("test_sort_stable", 10, LOCAL, "pass", "l-ss"),
+         _junit("test_sort_stable", 10, FREE, "pass", "f-ss")]
+    return _report(_loaded(*s), [])
+
+
 def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
     s: list[dict[str, Any]] = []
     for i in range(n):

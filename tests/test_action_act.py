@@ -204,6 +204,28 @@ def test_a_stamp_command_that_cannot_start_names_the_cause(
     assert gate.stdout.count("reject_run_retry_new_id") >= 3
 
 
+def test_a_collection_error_is_advised_fix_not_rerun(
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+    """The newcomer trial's case: on the free server a test file cannot be imported (pytest
+    exits 2 after collection). Deterministic, so the reviewer is told to fix the collection."""
+    result = _run_example(tmp_path, double, wheelhouse, edit={
+        "command: cd gate/examples && python -m pytest --junitxml=junit.xml":
+        "command: cd gate/examples && ${{ matrix.server-class == 'free-server' && "
+        "'echo import no_such_module > tests/test_zz_broken.py &&' || '' }} "
+        "python -m pytest --junitxml=junit.xml"})
+    gate = result.job("gate")
+    assert not gate.succeeded
+    (run,) = double.check_runs.values()
+    assert run["conclusion"] == "failure"
+    summary = html.unescape(run["output"]["summary"])
+    assert "the test collection failed before the test could run" in summary
+    assert "tests.test_zz_broken failed to collect there (exit code 2)" in summary, summary
+    assert "The local-pinned run collected it" in summary
+    assert "re-run the free-server stamp job" not in summary.lower()
+    assert all("fix the test collection" in note["message"] for note in run["annotations"])
+    assert "Fix the test collection" in html.unescape(gate.summary)
+
+
 def test_a_mistyped_artifact_prefix_publishes_a_failure_check_run(
         tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
     result = _run_example(tmp_path, double, wheelhouse, edit={

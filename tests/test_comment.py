@@ -124,10 +124,12 @@ def test_action_modes() -> None:
     assert [comment.action(m, green) for m in comment.MODES] == ["none", "update", "create"]
 
 
-@pytest.mark.parametrize("case", ["all-green", "one-of-each", "broken-stamp-run"])
+@pytest.mark.parametrize("case", ["all-green", "one-of-each", "broken-stamp-run",
+                                  "collection-error", "junit-route"])
 def test_golden_comment(case: str) -> None:
     report = {"all-green": g.all_green, "one-of-each": g.one_of_each,
-              "broken-stamp-run": g.broken_stamp_run}[case]()
+              "broken-stamp-run": g.broken_stamp_run, "collection-error": g.collection_error,
+              "junit-route": g.junit_route}[case]()
     text = comment.body(report, "agent-patch gate", g.VIEW)
     check_golden(f"{case}/pr-comment.md", text)
     assert len(text) <= 65_536

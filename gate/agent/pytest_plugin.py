@@ -351,6 +351,9 @@ class StampPlugin:
         else:
             reporter = session.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
+                writer = session.config.get_terminal_writer()
+                if writer.width_of_current_line:  # pytest -q leaves its progress line open
+                    writer.line()
                 reporter.write_sep("-", f"gate: {len(written)} stamps written to {self.out}")
         return result
 

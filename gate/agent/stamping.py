@@ -347,7 +347,8 @@ def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report 
     return outcome.from_junit(proc, request.timeout_codes, report_found=report is not None,
                               matches=matches,
                               report_has_red=report.has_red if report else False,
-                              hypothesis_errors=errors)
+                              hypothesis_errors=errors,
+                              collection_errors=report.collection_errors if report else ())
 
 
 def stamp_run(

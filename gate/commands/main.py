@@ -225,8 +225,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    help="longest freeze window in days (default: the file's max_freeze_days, "
                    "else 30)")
     p.add_argument("--manifest", action="append", metavar="M",
-                   help="an allowlist test id in none of these manifests is a finding "
-                   "(repeatable)")
+                   help="an allowlist test id in none of these manifests, or whose card "
+                   "has no unexpired freeze_expires_at, is a finding (repeatable; default: "
+                   ".github/gate.yml under --root when it exists)")
     p.add_argument("--root", default=".", help="manifest paths are relative to this")
 
     _add(sub, "demo", "demo:cmd_demo", "run every gate on the examples shipped in the package")

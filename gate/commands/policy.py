@@ -17,12 +17,23 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
     pol = policy.load(Path(args.file))
     now = clock(args)
     ids: set[str] | None = None
-    if args.manifest:
-        from gate.records import manifest
+    cards: dict[str, tuple[str, dict[str, object]]] | None = None
+    manifests = list(args.manifest or [])
+    if not manifests:
+        from gate.records.manifest import DEFAULT_MANIFEST
 
-        ids = {prop.test_id for path in args.manifest
-               for prop in manifest.load(Path(path), Path(args.root))}
-    findings = policy.check(pol, now, args.max_days, ids)
+        if (Path(args.root) / DEFAULT_MANIFEST).is_file():
+            manifests = [str(Path(args.root) / DEFAULT_MANIFEST)]
+    if manifests:
+        from gate.records import manifest
+        from gate.records.load import load_card
+
+        props = [prop for path in manifests for prop in manifest.load(Path(path), Path(args.root))]
+        ids = {prop.test_id for prop in props}
+        allowlisted = {entry.test_id for entry in pol.allowlist}
+        cards = {prop.test_id: (prop.card.as_posix(), load_card(prop.card)) for prop in props
+                 if prop.test_id in allowlisted}
+    findings = policy.check(pol, now, args.max_days, ids, cards)
     for line in policy.describe(pol, now):
         say(f"{args.file}: {line}")
     for finding in findings:

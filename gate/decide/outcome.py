@@ -24,6 +24,9 @@ are about the whole run: a killed or timed-out run's report, if any, is stale or
 ==  ===========================================================  ===============
 5   no JUnit report was written                                   resource_exit
 6   the report does not mention the property's testcase           resource_exit
+    (when the report holds a collection failure, the note says the
+    test collection failed: deterministic, a re-run fails the same
+    way; see :data:`COLLECTION_NOTE`)
 7   the selector matches more than one testcase (ambiguous)       resource_exit
 8   the testcase has a ``<failure>`` raised by Hypothesis itself  resource_exit
     (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
@@ -140,6 +143,19 @@ def hypothesis_note(errors: Sequence[str]) -> str:
             "card")
 
 
+#: The note of a property missing from a report that holds a collection failure (pytest writes
+#: ``<error message="collection failure">`` for a test file that cannot be imported, and stops:
+#: exit status 2). Deterministic, so the reviewer is told to fix the collection, not to re-run
+#: (:mod:`gate.github.review` looks for this phrase).
+COLLECTION_NOTE = "the test collection failed"
+
+
+def collection_note(failed: Sequence[str]) -> str:
+    """Row 6's note when the report names test files that failed to collect."""
+    shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
+    return f"not in JUnit report: {COLLECTION_NOTE} ({shown})"
+
+
 def case_status(results: Collection[str]) -> str:
     """One testcase's status from the result elements it holds (``failure`` wins)."""
     if FAILURE in results:
@@ -159,13 +175,15 @@ def from_junit(
     matches: Sequence[str],
     report_has_red: bool,
     hypothesis_errors: Sequence[str] = (),
+    collection_errors: Sequence[str] = (),
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
     ``matches`` holds the status of every testcase the property's selector matched;
     ``report_has_red`` says whether any testcase in the report has a failure or an error;
     ``hypothesis_errors`` the Hypothesis errors (see :func:`hypothesis_errors`) of the one
-    matched testcase's failure.
+    matched testcase's failure; ``collection_errors`` the test files the report says failed to
+    collect (row 6's note names them).
     """
     early = _run_level(proc, timeout_codes)
     if early is not None:
@@ -173,6 +191,8 @@ def from_junit(
     if not report_found:
         return Outcome(RESOURCE_EXIT, 5, "no JUnit report was written")
     if not matches:
+        if collection_errors:
+            return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
         return Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
     if len(matches) > 1:
         return Outcome(RESOURCE_EXIT, 7,

@@ -53,7 +53,8 @@ def body(report: Mapping[str, Any], check_name: str, view: review.View | None = 
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
     greens = len(review.greens(pairs))
     tail = ([f"{greens} accepted test{'s' if greens != 1 else ''} (green in both server "
-             "classes) are listed in the job summary and the check run."] if greens else [])
+             f"classes) {'are' if greens != 1 else 'is'} listed in the job summary and the "
+             "check run."] if greens else [])
     room = max_bytes - markdown.utf8_len("\n".join([*head, *tail])) - 200
     reds, _ = review.red_blocks(report, view, room)
     text = "\n".join([*head, *reds, *tail]).rstrip("\n") + "\n"

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gate.decide import outcome as outcomes
 from gate.decide import when
 from gate.github import markdown, workflow
 from gate.records import report as report_lines
@@ -95,15 +96,30 @@ def span(text: str) -> str:
     return f"`{text}`" if _SPAN_SAFE.fullmatch(text) else markdown.inline(text, 300)
 
 
+#: What happened, for a run that gave no result because of a cause that a re-run repeats
+#: (see :func:`stuck_kind`), in place of ``WORDS["reject_run_retry_new_id"]``.
+STUCK_WORDS = {
+    "collection": "the test collection failed before the test could run; there is no result "
+                  "to compare",
+    "no_report": "the test command failed before writing a report; there is no result to "
+                 "compare",
+    "interrupted": "the test session stopped before the test ran; there is no result to "
+                   "compare",
+}
+
 def words(pair: Mapping[str, Any]) -> str:
     action = str(pair.get("action", ""))
+    if action == "reject_run_retry_new_id":
+        kind = pair_stuck_kind(pair)
+        if kind is not None:
+            return STUCK_WORDS[kind]
     return WORDS.get(action, action.replace("_", " "))
 
 
 def words_md(pair: Mapping[str, Any]) -> str:
     """:func:`words` for Markdown: the fixed phrases are plain text; anything else escaped."""
     action = str(pair.get("action", ""))
-    return WORDS[action] if action in WORDS else markdown.inline(words(pair))
+    return words(pair) if action in WORDS else markdown.inline(words(pair))
 
 
 def ordered_reds(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -165,11 +181,37 @@ def _no_report(run: Mapping[str, Any]) -> bool:
     return "no junit report" in note or ("not written" in note and "report" in note)
 
 
+def stuck_kind(run: Mapping[str, Any]) -> str | None:
+    """Why a run that gave no result would give none again on a re-run, from its stamp:
+    ``collection`` (the report holds a collection failure: a test file cannot be imported),
+    ``no_report`` (the command failed before writing a report), ``interrupted`` (pytest's exit
+    status 2 and the test not in the report: a collection error, or a cancelled run; the
+    plugin route cannot tell which), or None (a timeout, a kill, a flaky run: re-run it)."""
+    if run.get("outcome") not in RETRY_OUTCOMES:
+        return None
+    note = str(run.get("note", ""))
+    if outcomes.COLLECTION_NOTE in note:
+        return "collection"
+    if _no_report(run):
+        return "no_report"
+    if note == "not in JUnit report" and run.get("exit_code") == 2:
+        return "interrupted"
+    return None
+
+
+def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
+    kinds = {stuck_kind(r) for r in _runs(pair)}
+    return next((k for k in STUCK_WORDS if k in kinds), None)
+
+
 def _run_line(run: Mapping[str, Any]) -> str:
     outcome = str(run.get("outcome", ""))
     icon = "✅" if outcome == "pass" else "❌"
     text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
-    if outcome in RETRY_OUTCOMES:
+    if outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
+        text = f"{run.get('server_class', '')}: no result ({outcome.replace('_', ' ')}); " \
+               f"{_cause(run, False)}"
+    elif outcome in RETRY_OUTCOMES:
         text = f"{run.get('server_class', '')}: {_cause(run)}"
     elif outcome == "assert_fail" and "exit_code" in run:
         code = run.get("exit_code")
@@ -325,7 +367,30 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
             if run.get("outcome") not in RETRY_OUTCOMES:
                 continue
             cls = markdown.inline(str(run.get("server_class", "")))
-            if _no_report(run):
+            kind = stuck_kind(run)
+            if kind == "collection":
+                found = _UNCOLLECTED.search(str(run.get("note", "")))
+                files = markdown.inline(found.group(1) if found else "a test file", TEXT_CHARS)
+                code = run.get("exit_code")
+                others = [str(r.get("server_class", "")) for r in _runs(pair)
+                          if r is not run and r.get("outcome") in ("pass", "assert_fail")]
+                env = (f" The {markdown.inline(others[0])} run collected it, so the {cls} "
+                       "environment probably lacks a dependency or a file: add it to that "
+                       "stamp job's set-up, or fix the import." if others else "")
+                where = log_link(view, f"the {run.get('server_class', '')} stamp job's log")
+                exited = f" (exit code {code})" if code is not None else ""
+                out.append(f"**Next step ({cls}):** fix the test collection: {files} failed to "
+                           f"collect there{exited}, so no test ran; {where} has the error."
+                           f"{env} A re-run fails the same way: push the fix, and both stamp "
+                           "jobs run again on the new commit.")
+            elif kind == "interrupted":
+                out.append(f"**Next step ({cls}):** the test session stopped before this test "
+                           f"ran ({markdown.inline(_cause(run, False), TEXT_CHARS)}: pytest's "
+                           "\"interrupted\"). Read the stamp job's log: a collection error "
+                           "(a test file that cannot be imported) must be fixed, a re-run fails "
+                           f"the same way; only a cancelled run is fixed by re-running the {cls} "
+                           "stamp job.")
+            elif kind == "no_report":
                 out.append(f"**Next step ({cls}):** the test command failed before writing a "
                            f"report: {markdown.inline(_cause(run, False), TEXT_CHARS)}. Fix the "
                            f"command (a re-run fails the same way), then re-run the {cls} "
@@ -340,8 +405,7 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
                 "the code or the property; a free-server green never closes it."
                 + _repro_words(pair)]
     if action == "reject_stable_fail":
-        return ["**Next step:** a real property miss (red on both runners): fix the code or "
-                "the property." + _repro_words(pair)]
+        return ["**Next step:** " + stable_step(pair) + _repro_words(pair)]
     if action == "reject_fixture_mismatch":
         diffs = [f"- {markdown.inline(str(d), TEXT_CHARS)}" for d in pair.get("mismatch", [])]
         generator = any(str(d).startswith(("sample card seed", "sample card cases",
@@ -363,9 +427,43 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         return ["**Next step:** each stamp job attempt must upload its stamps once; re-run the "
                 "stamp jobs so each class has one conclusive run."]
     if action == "freeze_inside_server_class":
-        return ["**Next step:** the owner fixes the free-server failure before the freeze ends; "
-                "then the gate closes on this test again unless it is green."]
+        freeze = pair.get("freeze")
+        owner, ends = "the owner", ""
+        if isinstance(freeze, Mapping):
+            owner = f"the owner ({markdown.inline(str(freeze.get('owner', '')), 256)})"
+            card = freeze.get("card_expires")
+            expires = int(freeze.get("expires", 0))
+            last = min(expires, card) if isinstance(card, int) else expires
+            ends = f", {when.expiry(last, now)}"
+        return ["**Next step:** nothing for this change: the test is frozen by a reviewed "
+                "allowlist entry and its local-pinned run is green. "
+                f"{owner[0].upper()}{owner[1:]} fixes the free-server failure before the freeze "
+                f"ends{ends}; after that this test closes the gate again unless it is green."]
     return ["**Next step:** check the stamp jobs' `server-class` inputs and re-run them."]
+
+
+_UNCOLLECTED = re.compile(re.escape(outcomes.COLLECTION_NOTE) + r" \((.*)\)$")
+
+
+def log_link(view: View, words_: str) -> str:
+    """``words_`` (plain text naming a job's log) linked to the workflow run's page, where the
+    jobs and their logs are, when the view knows it."""
+    return markdown.link(words_, view.run_url) if view.run_url else words_
+
+
+def stable_step(pair: Mapping[str, Any]) -> str:
+    """The next step for a red in both classes, worded by the digest gate's label: only
+    ``property_miss`` says both runners failed the same way."""
+    label = str(pair.get("failure_class", ""))
+    if label == "property_miss":
+        return ("a real property miss (red on both runners, on the same input): fix the code "
+                "or the property.")
+    if label == "fixture_drift":
+        return ("red on both runners, but their inputs differ (fixture_drift): fix the code "
+                "or the property, and check that both stamp jobs pin the same fixture.")
+    return ("red on both runners: fix the code or the property. The gate cannot tell whether "
+            "both failed the same way (failure_class=unclassified: the stamps carry no "
+            "falsifying example to compare).")
 
 
 def _repro_words(pair: Mapping[str, Any]) -> str:
@@ -406,10 +504,10 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
               if r.get("outcome") == "assert_fail" and not _failure(r)]
     if silent:
         who = markdown.inline(" and ".join(silent))
-        out += [f"The {who} stamp carries no failure message: the stamp job's log has the "
-                "assertion." if len(silent) == 1 else
-                f"The {who} stamps carry no failure message: the stamp jobs' logs have the "
-                "assertion.", ""]
+        one = len(silent) == 1
+        logs = log_link(view, "the stamp job's log" if one else "the stamp jobs' logs")
+        out += [f"The {who} stamp{'' if one else 's'} carr{'ies' if one else 'y'} no failure "
+                f"message: {logs} ha{'s' if one else 've'} the assertion.", ""]
     out += [*next_step(pair, now, max_days, view), "", *_details(pair), ""]
     return out
 
@@ -434,23 +532,36 @@ def counts_sentence(report: Mapping[str, Any]) -> str:
 def common_causes(report: Mapping[str, Any]) -> list[str]:
     """One line per cause shared by two or more runs that did not finish (so nine identical
     reds read as one problem first)."""
-    groups: Counter[tuple[str, str, bool]] = Counter()
+    groups: Counter[tuple[str, str, str | None]] = Counter()
     for pair in report.get("pairs", []):
         if not isinstance(pair, Mapping) or pair.get("action") != "reject_run_retry_new_id":
             continue
         for run in _runs(pair):
             if run.get("outcome") in RETRY_OUTCOMES:
-                groups[(str(run.get("server_class", "")), _cause(run, False), _no_report(run))] += 1
+                groups[(str(run.get("server_class", "")), _cause(run, False),
+                        stuck_kind(run))] += 1
     out = []
-    for (cls, cause, no_report), n in sorted(groups.items(), key=lambda kv: -kv[1]):
+    for (cls, cause, kind), n in sorted(groups.items(), key=lambda kv: -kv[1]):
         if n < 2:
             continue
-        what = ("the test command failed before writing a report" if no_report
-                else "the run did not finish")
+        what, then = COMMON_CAUSE.get(kind, COMMON_CAUSE[None])
         out.append(f"**Common cause — {n} tests:** in {markdown.inline(cls)}, {what}: "
-                   f"{markdown.inline(cause, TEXT_CHARS)}. Fix that, then re-run the "
-                   f"{markdown.inline(cls)} stamp job.")
+                   f"{markdown.inline(cause, TEXT_CHARS)}. "
+                   + then.format(cls=markdown.inline(cls)))
     return [line for item in out for line in (item, "")]
+
+
+#: Per :func:`stuck_kind`: what the common cause is, and what to do about it.
+COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
+    "collection": ("no test ran", "Fix the test collection (see the {cls} "
+                   "stamp job's log); a re-run fails the same way."),
+    "no_report": ("the test command failed before writing a report",
+                  "Fix that, then re-run the {cls} stamp job."),
+    "interrupted": ("the test session stopped before these tests ran",
+                    "Read the {cls} stamp job's log: fix a collection error (a re-run fails "
+                    "the same way); re-run only a cancelled job."),
+    None: ("the run did not finish", "Fix that, then re-run the {cls} stamp job."),
+}
 
 
 def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
@@ -554,8 +665,17 @@ def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
     if action == "reject_run_retry_new_id":
         causes = [f"{r.get('server_class')}: "
                   + ("the test command failed before writing a report: "
-                     + _cause(r, False) if _no_report(r) else _cause(r))
+                     + _cause(r, False) if _no_report(r)
+                     else _cause(r, stuck_kind(r) is None))
                   for r in _runs(pair) if r.get("outcome") in RETRY_OUTCOMES]
+        kind = pair_stuck_kind(pair)
+        if kind == "collection":
+            return (f"Cause: {'; '.join(causes)}. Next step: fix the test collection (see the "
+                    "stamp job's log); a re-run fails the same way.")
+        if kind == "interrupted":
+            return (f"Cause: {'; '.join(causes)}. Next step: read the stamp job's log; fix a "
+                    "collection error (a re-run fails the same way), re-run only a cancelled "
+                    "job.")
         classes = sorted({str(r.get("server_class")) for r in _runs(pair)
                           if r.get("outcome") in RETRY_OUTCOMES})
         return (f"Cause: {'; '.join(causes)}. Next step: re-run the {' and '.join(classes)} "
@@ -565,6 +685,8 @@ def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
         if isinstance(freeze, Mapping):
             return (f"Frozen: owner {freeze.get('owner')}; ends "
                     f"{when.expiry(int(freeze.get('expires', 0)), now)}.")
+    if action == "reject_stable_fail":
+        return "Next step: " + stable_step(pair)
     return "Next step: " + PLAIN_STEPS.get(action, "check the stamp jobs' server-class inputs "
                                                     "and re-run them.")
 
@@ -574,8 +696,6 @@ PLAIN_STEPS = {
                              "a new expiry on the card and the allowlist entry.",
     "reject_cross_class_pass": "the runner you control is red, so the failure is real: fix the "
                                "code or the property.",
-    "reject_stable_fail": "a real property miss (red on both runners): fix the code or the "
-                          "property.",
     "reject_fixture_mismatch": "both stamp jobs must run the same commit, card and fixtures; "
                                "re-run both (the job summary says what differs).",
     "reject_missing_stamp": "run the missing class's stamp job for this commit.",

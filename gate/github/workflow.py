@@ -226,14 +226,23 @@ def write_outputs(path: Path, outputs: Mapping[str, str]) -> None:
     append_bytes(path, text.encode("utf-8"), make_parents=False)
 
 
+#: The four pair outputs when no pair is red (every pair green, or no pair at all): nothing to
+#: describe, so nothing a workflow branching on them could mistake for a failure.
+NOTHING_RED = {"failure-class": "none", "freeze-allowed": "false", "fixture-sha256": "none",
+               "fixture-path": "none"}
+
+
 def report_outputs(report: Mapping[str, Any], report_path: str) -> dict[str, str]:
-    """The action's outputs from a report: those of the deciding pair (the first rejected, else
-    the first frozen, else the first pair), ``decision`` and ``report``."""
+    """The action's outputs from a report: those of the first red pair (the first rejected,
+    else the first frozen; :data:`NOTHING_RED` when no pair is red), ``decision`` and
+    ``report``. Always all six."""
     pairs = list(report.get("pairs", []))
     deciding = next((p for p in pairs if p.get("status") == "rejected"), None) or next(
-        (p for p in pairs if p.get("status") == "frozen"), None) or (pairs[0] if pairs else None)
+        (p for p in pairs if p.get("status") == "frozen"), None)
     out = {"decision": str(report.get("decision", "closed")), "report": report_path}
-    if deciding is not None:
+    if deciding is None:
+        out.update(NOTHING_RED)
+    else:
         out.update({
             "failure-class": str(deciding["failure_class"]),
             "freeze-allowed": "true" if deciding["freeze_allowed"] else "false",

@@ -12,19 +12,23 @@ granted from it.
 * a window longer than the maximum (``max_freeze_days`` in the file, ``--max-days`` on the
   command line, default 30 days), measured from ``added`` or, without ``added``, from now;
 * an ``added`` in the future;
-* an entry that expires before it was added.
+* an entry that expires before it was added;
+* with manifests: a test id in none of them, and a free-server entry whose sample card has no
+  ``freeze_expires_at`` or one that has passed (the card's expiry is the one that counts, so
+  such a freeze can never be granted).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gate.decide import halt, when
+from gate.decide.stamps import FREE as FREE_SERVER
 from gate.decide.stamps import AllowEntry
 from gate.errors import GateInputError
 from gate.records import schemas
@@ -141,12 +145,35 @@ def _where(index: int, entry: AllowEntry) -> str:
     return f"allowlist.{index} ({entry.test_id!r} in {entry.server_class})"
 
 
+def card_findings(entry: AllowEntry, card_path: str, card: Mapping[str, Any],
+                  now: int) -> list[str]:
+    """Why the sample card of an allowlisted test keeps its freeze from ever being granted:
+    the stamp gate (row 6) counts the card's ``freeze_expires_at`` — missing counts as
+    expired — and the card is hashed into every stamp, so the entry alone never freezes."""
+    if entry.server_class != FREE_SERVER:
+        return []
+    expiry = card.get("freeze_expires_at")
+    fix = (f'fix: add "freeze_expires_at": <Unix seconds, no later than this entry\'s expires '
+           f"{entry.expires}> to {card_path} (a changed card is a new fixture_hash: re-run both "
+           "stamp jobs)")
+    if expiry is None:
+        return [f"card {card_path} has no freeze_expires_at, so this freeze can never be "
+                f"granted (the stamp gate counts a missing expiry as expired); {fix}"]
+    if isinstance(expiry, int) and not isinstance(expiry, bool) and now >= expiry:
+        return [f"card {card_path} field freeze_expires_at {expiry} has passed, so this freeze "
+                f"can never be granted; {fix.replace('add', 'set', 1)}"]
+    return []
+
+
 def check(policy: Policy, now: int, max_days: int | None = None,
-          manifest_ids: Collection[str] | None = None) -> list[str]:
+          manifest_ids: Collection[str] | None = None,
+          cards: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None) -> list[str]:
     """Findings that make ``gate policy check`` fail; empty when the file is healthy.
 
     ``max_days`` (the ``--max-days`` flag) overrides the file's ``max_freeze_days``; with
-    ``manifest_ids`` (``--manifest``), an entry whose test id is in no manifest is a finding.
+    ``manifest_ids`` (``--manifest``), an entry whose test id is in no manifest is a finding;
+    with ``cards`` (test id -> (card path, card), from the manifests), an entry whose card
+    cannot let it freeze (:func:`card_findings`) is one too.
     """
     findings: list[str] = []
     days = policy.max_freeze_days if max_days is None else max_days
@@ -155,6 +182,9 @@ def check(policy: Policy, now: int, max_days: int | None = None,
         findings.extend(f"{where}: {f}" for f in entry_findings(entry, added, now, days))
         if manifest_ids is not None and entry.test_id not in manifest_ids:
             findings.append(f"{where}: test id is in no manifest (a typo grants nothing)")
+        if cards is not None and entry.test_id in cards:
+            card_path, card = cards[entry.test_id]
+            findings.extend(f"{where}: {f}" for f in card_findings(entry, card_path, card, now))
     return findings
 
 

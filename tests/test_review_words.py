@@ -1,0 +1,72 @@
+"""The reviewer's words follow the report, not the action alone.
+
+A red in both classes is "a real property miss" only when the digest gate says so
+(``property_miss``): the action's JUnit route has no digests, so its label is ``unclassified``
+and the words must not claim more than the gate knows (newcomer trial, iso8601)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gate.github import review, summary
+from tests import golden_cases as g
+
+NOW = g.NOW
+
+
+def stable(label: str) -> dict[str, Any]:
+    runs = [{"run_id": "l", "server_class": "local-pinned", "outcome": "assert_fail"},
+            {"run_id": "f", "server_class": "free-server", "outcome": "assert_fail"}]
+    return {"test_id": "t", "action": "reject_stable_fail", "status": "rejected", "row": 8,
+            "runs": runs, "fixture_sha256": None, "failure_class": label,
+            "freeze_allowed": False, "fixture_path": None}
+
+
+@pytest.mark.parametrize("label", ["property_miss", "unclassified", "fixture_drift"])
+def test_a_stable_fail_is_a_property_miss_only_when_labelled_so(label: str) -> None:
+    pair = stable(label)
+    texts = ["\n".join(review.red_block(pair, NOW, 30, review.View())),
+             review.plain_next_step(pair, NOW, 30), review.annotation_message(pair, NOW, 30)]
+    for text in texts:
+        assert ("real property miss" in text) is (label == "property_miss"), (label, text)
+        assert "fix the code or the property" in text
+    if label == "unclassified":
+        assert "cannot tell whether both failed the same way" in texts[0]
+    if label == "fixture_drift":
+        assert "inputs differ" in texts[1]
+
+
+def test_the_junit_route_summary_never_claims_a_property_miss() -> None:
+    report = g.junit_route()
+    (both,) = [p for p in report["pairs"] if p["action"] == "reject_stable_fail"]
+    assert both["failure_class"] == "unclassified"  # no digests on the JUnit route
+    md = summary.render(report, view=g.VIEW)
+    assert "property miss" not in md and "failure_class=unclassified" in md
+
+
+def test_the_log_a_reviewer_is_sent_to_is_linked() -> None:
+    """Rendered and looked at (notes/render-*.png): "the stamp job's log" was named, never
+    linked; it now points at the workflow run's page (its jobs and logs) when that is known."""
+    (red,) = [p for p in g.junit_route()["pairs"] if p["action"] == "reject_not_allowlisted"]
+    linked = "\n".join(review.red_block(red, NOW, 30, g.VIEW))
+    assert f"[the stamp job&#39;s log]({g.VIEW.run_url}) has the assertion" in linked
+    plain = "\n".join(review.red_block(red, NOW, 30, review.View()))
+    assert "the stamp job's log has the assertion" in plain  # no run page known: no link
+
+
+def test_a_collection_error_names_the_file_and_the_likely_cause() -> None:
+    pair = g.collection_error()["pairs"][0]
+    text = "\n".join(review.next_step(pair, NOW, 30, g.VIEW))
+    assert "tests.test&#95;helpers failed to collect there (exit code 2)" in text
+    assert "The local-pinned run collected it" in text and "lacks a dependency" in text
+    assert f"]({g.VIEW.run_url}) has the error" in text
+
+
+def test_a_frozen_test_tells_the_reviewer_nothing_is_needed_and_the_owner_when() -> None:
+    (frozen,) = [p for p in g.one_of_each()["pairs"] if p["status"] == "frozen"]
+    text = "\n".join(review.next_step(frozen, NOW, 30, g.VIEW))
+    assert text.startswith("**Next step:** nothing for this change")
+    assert "The owner (&#64;parsers) fixes the free-server failure before the freeze ends, " \
+           "2026-09-26 14:13 UTC (in 5 days)" in text
