@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from gate.commands import hash as hash_command
 from gate.commands import main as cli
 from gate.errors import GateInputError
-from gate.records import hashing
+from gate.records import forked, hashing
 from tests.core_helpers import assert_bad_input, run_cli
 
 
@@ -250,3 +251,88 @@ def test_a_file_that_grows_while_read_ahead_is_one_error(tmp_path: Path, small_r
 
     monkeypatch.setattr(os, "fstat", grown)
     assert_bad_input(run_cli("hash", tmp_path, "--root", tmp_path), "big.bin", "changed")
+
+
+# --- many files: forked workers claim batches from a shared pipe --------------------------------
+
+
+def _many(root: Path, count: int) -> Path:
+    for i in range(count):
+        (root / f"d{i % 4}").mkdir(parents=True, exist_ok=True)
+        (root / f"d{i % 4}" / f"f{i:04}.bin").write_bytes(f"file {i}\n".encode() * (i % 7))
+    return root
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Fork from 8 files on, in batches of 16 files; counts the children started."""
+    monkeypatch.setattr(hashing, "_FORK_MIN_FILES", 8)
+    monkeypatch.setattr(hashing, "_cores", lambda: 3)
+    seen: list[int] = []
+    real = forked.start
+
+    def counting(work: Callable[[], bytes]) -> forked.Child:
+        child = real(work)
+        seen.append(child.pid)
+        return child
+
+    monkeypatch.setattr(forked, "start", counting)
+    return seen
+
+
+def test_claimed_batches_give_the_digest_of_one_process(tmp_path: Path, forks: list[int]) -> None:
+    root = _many(tmp_path / "fx", 300)
+    single = hashing.fixture_hash([root], root, {"property": "p"}, workers=1)
+    assert hashing.fixture_hash([root], root, {"property": "p"}) == single
+    assert len(forks) == 2  # three workers: this process and two children
+
+
+def test_batches_a_failed_child_claimed_are_hashed_here(tmp_path: Path, forks: list[int],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _many(tmp_path / "fx", 300)
+    single = hashing.fixture_hash([root], root, None, workers=1)
+
+    def claims_then_crashes(root_b: bytes, batches: list[list[bytes]],
+                            claims: int) -> Callable[[], bytes]:
+        def work() -> bytes:
+            os.read(claims, 8)  # two batches claimed, never framed
+            raise RuntimeError("the child fails")
+
+        return work
+
+    monkeypatch.setattr(hashing, "_claimed_bytes", claims_then_crashes)
+    assert hashing.fixture_hash([root], root, None) == single
+    assert forks
+
+
+@pytest.mark.parametrize("bad", [["d0/f0004.bin"], ["d3/f0287.bin"],
+                                 ["d1/f0005.bin", "d3/f0299.bin"],
+                                 ["d3/f0299.bin", "d0/f0000.bin"]])
+def test_bad_input_is_the_error_one_process_reports(tmp_path: Path, forks: list[int],
+                                                    bad: list[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _many(tmp_path / "fx", 300)
+    real = hashing._digest_path
+
+    def refusing(path: str | bytes, *more: object) -> tuple[int, bytes]:
+        # files that turn out not to be regular once opened (after the walk): the children,
+        # forked from this process, refuse them too
+        if any(os.fsdecode(path).endswith(name) for name in bad):
+            raise GateInputError(os.fsdecode(path), "(file)", "not a regular file")
+        return real(path, *more)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashing, "_digest_path", refusing)
+    with pytest.raises(GateInputError) as single:
+        hashing.fixture_hash([root], root, None, workers=1)
+    assert single.value.source.endswith(min(bad))
+    with pytest.raises(GateInputError) as split:
+        hashing.fixture_hash([root], root, None)
+    assert str(split.value) == str(single.value)
+    assert forks
+
+
+def test_an_unpacked_child_answer_is_what_it_framed() -> None:
+    framed = {3: bytearray(b"three"), 0: bytearray(b""), 7: bytearray(b"F" * 300)}
+    packed = b"".join(i.to_bytes(4, "big") + len(v).to_bytes(8, "big") + v
+                      for i, v in framed.items())
+    assert hashing._unpack(packed) == framed

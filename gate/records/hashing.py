@@ -52,9 +52,13 @@ _WHOLE = 1 << 16
 _CHUNK = 1 << 20
 #: Files per task handed to a worker thread.
 _BATCH = 64
-#: Below this many files, or above this average size, worker processes do not pay.
-_FORK_MIN_FILES = 4096
-_FORK_MAX_AVG = 16 * 1024
+#: From this many files, and up to this average size, the files are hashed by forked worker
+#: processes (no GIL shared: the per-file work in Python runs on every core too); larger
+#: files go to threads (hashlib and read release the GIL, and a thread pool starts faster).
+_FORK_MIN_FILES = 1024
+_FORK_MAX_AVG = 1 << 20
+#: Batches per worker process (claimed one at a time, so a slowed core takes fewer).
+_CLAIMS_PER_WORKER = 16
 #: Fewer bytes than this (in fewer files than _FORK_MIN_FILES) are hashed by this thread alone.
 _PARALLEL_MIN = 8 << 20
 #: Opening a FIFO for reading blocks until a writer appears (gate.records.files.NONBLOCK).
@@ -371,25 +375,82 @@ def _threads(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]
         yield from pool.map(lambda batch: _frame(root, batch), batches)
 
 
+def _claims(batches: int) -> int:
+    """The read end of a pipe holding every batch number (4 bytes each) and then its end: a
+    process claims the next batch with one 4-byte read (pipe reads are serialised by the
+    kernel, so each number goes to exactly one reader), and stops at end of file."""
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, b"".join(i.to_bytes(4, "big") for i in range(batches)))
+    finally:
+        os.close(write_fd)
+    return read_fd
+
+
+def _claim_frames(root: bytes, batches: list[list[bytes]], claims: int) -> dict[int, bytearray]:
+    """Frame the batches this process claims, until none are left."""
+    done: dict[int, bytearray] = {}
+    while claimed := os.read(claims, 4):
+        index = int.from_bytes(claimed, "big")
+        done[index] = _frame(root, batches[index])
+    return done
+
+
+def _claimed_bytes(root: bytes, batches: list[list[bytes]],
+                   claims: int) -> Callable[[], bytes]:
+    """A child's work: its claimed batches as (number, length, framed records) triples."""
+
+    def work() -> bytes:
+        out = bytearray()
+        for index, framed in _claim_frames(root, batches, claims).items():
+            out += index.to_bytes(4, "big") + len(framed).to_bytes(8, "big") + framed
+        return bytes(out)
+
+    return work
+
+
+def _unpack(data: bytes) -> dict[int, bytearray]:
+    done: dict[int, bytearray] = {}
+    at = 0
+    while at < len(data):
+        index = int.from_bytes(data[at:at + 4], "big")
+        length = int.from_bytes(data[at + 4:at + 12], "big")
+        done[index] = bytearray(data[at + 12:at + 12 + length])
+        at += 12 + length
+    return done
+
+
 def _forked(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]:
-    """Slice 0 here, slices 1.. in forked children that send back their framed records."""
+    """This process and ``count - 1`` forked children take batches from a shared pipe until
+    none are left (so a core that other work slows down takes fewer); the records come back
+    in name order. A child that fails leaves its batches to this process. On bad input the
+    error is the one a single process reports (the first bad file in name order)."""
     from gate.records import forked
 
-    step = -(-len(names) // count)
-    slices = [names[i:i + step] for i in range(0, len(names), step)]
-    children: list[Child] = [forked.start(_frame_bytes(root, part)) for part in slices[1:]]
+    size = max(16, -(-len(names) // (count * _CLAIMS_PER_WORKER)))
+    batches = [names[i:i + size] for i in range(0, len(names), size)]
+    claims = _claims(len(batches))
+    children: list[Child] = []
     try:
-        yield _frame(root, slices[0])
-        for part in slices[1:]:
-            data = forked.join(children.pop(0))
-            yield bytearray(data) if data is not None else _frame(root, part)
+        try:
+            children = [forked.start(_claimed_bytes(root, batches, claims))
+                        for _ in range(count - 1)]
+            done = _claim_frames(root, batches, claims)
+            while children:
+                data = forked.join(children.pop(0))
+                if data is not None:
+                    done.update(_unpack(data))
+        finally:
+            for child in children:  # stopped early (an error came first): end and reap them
+                forked.abandon(child)
+    except GateInputError:
+        for i in range(0, len(names), 4096):  # raises the error one process would raise
+            _frame(root, names[i:i + 4096])
+        raise  # pragma: no cover - the file was repaired in between
     finally:
-        for child in children:  # stopped early (an error came first): end and reap the rest
-            forked.abandon(child)
-
-
-def _frame_bytes(root: bytes, names: Sequence[bytes]) -> Callable[[], bytes]:
-    return lambda: bytes(_frame(root, names))
+        os.close(claims)
+    for index, batch in enumerate(batches):
+        yield done[index] if index in done else _frame(root, batch)
 
 
 def _average_size(root: bytes, names: list[bytes]) -> float:
