@@ -9,6 +9,7 @@ import io
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -161,6 +162,7 @@ def small_ring(monkeypatch: pytest.MonkeyPatch) -> None:
     """Read ahead from 1 byte on, through 3 buffers of 7 bytes: every slot is reused (and two
     cores, so that one large file is read ahead whatever machine runs the test)."""
     monkeypatch.setattr(hashing, "_cores", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.3, 0.3))
     monkeypatch.setattr(hashing, "_READ_AHEAD_MIN", 1)
     monkeypatch.setattr(hashing, "_WHOLE", 4)
     monkeypatch.setattr(hashing, "_CHUNK", 7)
@@ -175,6 +177,9 @@ def test_reading_ahead_gives_the_same_digest(tmp_path: Path, small_ring: None, s
     (tmp_path / "big.bin").write_bytes(data[:size])
     ahead = hashing.fixture_hash([tmp_path], tmp_path, None)
     monkeypatch.setattr(hashing, "_cores", lambda: 1)  # one core: no second thread
+    assert hashing.fixture_hash([tmp_path], tmp_path, None) == ahead
+    monkeypatch.setattr(hashing, "_cores", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.0, 0.0))  # no core to spare
     assert hashing.fixture_hash([tmp_path], tmp_path, None) == ahead
     fd = os.open(tmp_path / "big.bin", os.O_RDONLY)
     try:
@@ -336,3 +341,30 @@ def test_an_unpacked_child_answer_is_what_it_framed() -> None:
     packed = b"".join(i.to_bytes(4, "big") + len(v).to_bytes(8, "big") + v
                       for i, v in framed.items())
     assert hashing._unpack(packed) == framed
+
+
+@pytest.mark.parametrize(("cores", "load", "spare"), [(1, 0.0, False), (2, 0.0, True),
+                                                      (2, 1.4, True), (2, 1.5, False),
+                                                      (8, 6.0, True), (8, 7.6, False)])
+def test_a_core_is_spare_by_the_load_average(monkeypatch: pytest.MonkeyPatch, cores: int,
+                                             load: float, spare: bool) -> None:
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert hashing._spare_core(cores) is spare
+
+
+def test_one_large_file_is_read_ahead_only_with_a_core_to_spare(
+        tmp_path: Path, small_ring: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "big.bin").write_bytes(b"q" * 100)
+    used: list[int] = []
+    real = hashing._stream_read_ahead
+
+    def counted(*args: Any) -> int:
+        used.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(hashing, "_stream_read_ahead", counted)
+    hashing.fixture_hash([tmp_path], tmp_path, None)
+    assert used == [1]
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 0.0, 0.0))
+    hashing.fixture_hash([tmp_path], tmp_path, None)
+    assert used == [1]
