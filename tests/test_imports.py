@@ -86,3 +86,37 @@ def test_halt_hook_imports_no_parser_dataclasses_or_schema_library(tmp_path: Pat
 def test_version_imports_no_parser(fixture_dir: Path) -> None:
     names = {n for n in imported("--version", cwd=fixture_dir)}
     assert not {"argparse", "typing", "dataclasses"} & names
+
+
+#: What ``gate hash`` of a small set must not import: it is timed against OpenSSL, and each of
+#: these cost it start-up once (the parser, dataclass machinery, annotations at run time, the
+#: helpers of other commands, a thread pool or forked workers for a set too small for them).
+NOT_ON_THE_HASH_PATH = ("argparse", "dataclasses", "inspect", "typing", "pathlib", "json", "re",
+                        "enum", "functools", "collections", "contextlib", "struct", "hashlib",
+                        "threading", "concurrent.futures", "urllib.parse", "secrets", "shutil",
+                        "locale", "gate.github", "gate.commands.args", "gate.records.files",
+                        "gate.records.load", "gate.records.schemas", "gate.records.forked")
+
+
+def imported_after_site(*argv: str, cwd: Path) -> list[str]:
+    """Every module imported by the ``gate`` command (as scripts/gate starts it, not through
+    runpy) after the interpreter's own start-up (``site`` and any ``.pth`` file)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "import sys; from gate.commands.main import main; sys.exit(main())",
+                           *argv], capture_output=True, text=True, cwd=cwd, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = [line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line]
+    return names[names.index("site") + 1:] if "site" in names else names
+
+
+@pytest.mark.parametrize("what", ["one file", "a small folder"])
+def test_hash_imports_no_parser_dataclasses_typing_or_helpers(fixture_dir: Path,
+                                                              what: str) -> None:
+    for i in range(5):
+        (fixture_dir / "fx" / f"more-{i}.txt").write_bytes(b"x" * i)
+    target = "fx/one.txt" if what == "one file" else "fx"
+    names = imported_after_site("hash", target, "--root", ".", cwd=fixture_dir)
+    assert "gate.records.hashing" in names  # it did hash
+    assert sorted(n for n in NOT_ON_THE_HASH_PATH if n in names) == []

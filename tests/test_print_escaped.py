@@ -43,9 +43,10 @@ ALLOWED_WRITERS = {
     ("gate/commands/classify.py", "classify_folder"): "json.dumps",
     ("gate/commands/classify.py", "batched"): "lines log_line'd as they are collected",
     ("gate/commands/publish.py", "cmd_summary"): "log_line",
+    ("gate/commands/hash.py", "cmd_hash"): "hex_line: a digest as it is, anything else log_line",
 }
 ESCAPERS = {"log_line", "command", "escape_data", "escape_property", "inline", "code_line",
-            "dumps", "render"}
+            "dumps", "render", "hex_line"}
 
 
 def _writes(path: Path) -> list[tuple[str, int, ast.Call]]:

@@ -13,7 +13,7 @@ from gate import __version__
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: argparse and typing are not imported to start up
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 _PARSER_CLASS: Any = None
@@ -310,42 +310,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         from gate.agent import hook
 
         return hook.main(argv[2:], exit_now=program)
-    from gate.commands.args import BAD
-    from gate.errors import GateInputError
+    if argv[:1] == ["hash"]:  # timed against OpenSSL: the plain forms are read without argparse
+        from gate.commands import hash as hash_command
 
+        fast = hash_command.fast_args(argv[1:])
+        if fast is not None:
+            return _edge(lambda: hash_command.cmd_hash(fast))
+    return _edge(lambda: _parse_and_run(argv))
+
+
+def _parse_and_run(argv: list[str]) -> int:
     command: list[str] | None = None
     if argv[:1] == ["stamp"] and "--" in argv:
         split = argv.index("--")
         argv, command = argv[:split], argv[split + 1:]
+    args = build_parser(argv).parse_args(argv)
+    _check_text_arguments(args)
+    if command is not None:
+        args.command_argv = command
+    code: int = command_function(args.func)(args)
+    return code
+
+
+#: Exit status of bad input or usage (gate.commands.args.BAD, not imported to start up).
+_BAD = 2
+
+
+def _edge(run: Callable[[], int]) -> int:
+    """Run a command; bad input, whatever its source, is one stderr line and exit 2."""
+    from gate.errors import GateInputError
+
     try:
-        args = build_parser(argv).parse_args(argv)
-        _check_text_arguments(args)
-        if command is not None:
-            args.command_argv = command
-        code: int = command_function(args.func)(args)
-        return code
+        return run()
     except GateInputError as exc:
         _error(str(exc))
-        return BAD
+        return _BAD
     # The edge: what the operating system or a codec refuses below is bad input, one line,
     # naming the file where the error knows it (never a traceback).
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
-            return BAD
+            return _BAD
         where = _shown(exc.filename) if exc.filename is not None else "(file)"
         _error(f"{where}: (file): {exc.strerror or exc}")
-        return BAD
+        return _BAD
     except UnicodeError as exc:
         _error(f"(input): (text): not UTF-8 text ({type(exc).__name__}); a file name, an "
                "argument or a record holds bytes that are not UTF-8")
-        return BAD
+        return _BAD
     except ValueError as exc:
         if "null" not in str(exc):
             raise
         _error("(input): (path): a path holds a NUL character")
-        return BAD
+        return _BAD
     except KeyboardInterrupt:
         _error("interrupted")
-        return BAD
-    except BrokenPipeError:
-        return BAD
+        return _BAD

@@ -9,27 +9,32 @@ and the caller does that part itself, so the result never depends on the child, 
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import signal
 import sys
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from gate.errors import GateInputError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (``gate hash`` start-up: no typing, no dataclasses)
+    from collections.abc import Callable
+
 
 def can_fork() -> bool:
-    """Forking a process that runs other threads can deadlock the child: never do it then."""
-    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+    """Forking a process that runs other threads can deadlock the child: never do it then.
+    (A process that never imported ``threading`` started no thread through it.)"""
+    threading = sys.modules.get("threading")
+    return (hasattr(os, "fork") and sys.platform != "darwin"
+            and (threading is None or threading.active_count() == 1))
 
 
-@dataclass(frozen=True, slots=True)
 class Child:
-    pid: int
-    read_fd: int
+    """A started child: its process id and the pipe its bytes come on."""
+
+    __slots__ = ("pid", "read_fd")
+
+    def __init__(self, pid: int, read_fd: int) -> None:
+        self.pid = pid
+        self.read_fd = read_fd
 
 
 def start(work: Callable[[], bytes]) -> Child:
@@ -44,6 +49,8 @@ def start(work: Callable[[], bytes]) -> Child:
             try:
                 message = b"K" + work()
             except GateInputError as exc:
+                import json
+
                 message = b"E" + json.dumps([exc.source, exc.field, exc.message]).encode()
             view = memoryview(message)
             while view:
@@ -66,6 +73,8 @@ def join(child: Child) -> bytes | None:
         os.close(child.read_fd)
         _, status = os.waitpid(child.pid, 0)
     if status == 0 and data[:1] == b"E":
+        import json
+
         source, field, message = json.loads(data[1:])
         raise GateInputError(source, field, message)
     if status == 0 and data[:1] == b"K":
@@ -75,6 +84,9 @@ def join(child: Child) -> bytes | None:
 
 def abandon(child: Child) -> None:
     """End a child whose result is no longer wanted (an error came first), and reap it."""
+    import contextlib
+    import signal
+
     with contextlib.suppress(OSError):
         os.close(child.read_fd)
     with contextlib.suppress(OSError):

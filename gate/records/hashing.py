@@ -15,49 +15,100 @@ part is length-prefixed and every digest has a fixed length.
 How it is fast (bench/ measures it against OpenSSL): the tree is walked with ``os.scandir`` on
 bytes paths (the kernel's file type, no ``stat`` per entry, names are the framed bytes as they
 are); each file is opened once and checked with one ``fstat``; a file of up to 64 KiB is read
-whole with one ``read`` (a large one is streamed through a reused 1 MiB buffer); files are
-hashed on every core -- threads (``hashlib`` and ``read`` release the GIL) when the files are
-large enough for that to pay, and, for many small files where the GIL-held per-file work is
-the whole cost, forked worker processes that send back 40 bytes per file.
+whole with one ``read`` (a large one is streamed through a reused 1 MiB buffer). A set under
+8 MiB is hashed by this thread alone; one large file is read ahead by a second thread while
+this one hashes (the page-cache copy runs beside SHA-256). Many files are hashed on every
+core: from 1,024 files of up to 1 MiB on average by forked worker processes that claim
+batches from a shared pipe and send back their framed records (no GIL shared), otherwise by
+threads (``hashlib`` and ``read`` release the GIL). The module imports only ``os``, ``stat``
+and OpenSSL's SHA-256 at start-up: ``gate hash`` is timed against ``openssl dgst``.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import stat
-import struct
-import threading
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from gate.errors import GateInputError
-from gate.records import forked
-from gate.records.files import NONBLOCK, canonical_json, lexists, read_all, write_once
+
+try:  # OpenSSL's SHA-256, as hashlib.sha256 is, without hashlib's other constructors
+    from _hashlib import openssl_sha256 as _sha256
+except ImportError:  # pragma: no cover - a Python built without OpenSSL's hashlib
+    from hashlib import sha256 as _sha256
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `gate hash` start-up is timed against OpenSSL's
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    from gate.records.forked import Child
+
+    PathText = str | os.PathLike[str]
 
 FORMAT = b"gate-fixture-v1\n"
 _U64 = 8
-_U64BE = struct.Struct(">Q")
 
 #: Files up to this size are read whole with one ``read``; larger ones are streamed.
 _WHOLE = 1 << 16
-#: The streaming buffer (one per thread, reused).
+#: The streaming buffer (one per batch of files, reused).
 _CHUNK = 1 << 20
 #: Files per task handed to a worker thread.
 _BATCH = 64
-#: Below this many files, or above this average size, worker processes do not pay.
-_FORK_MIN_FILES = 4096
-_FORK_MAX_AVG = 16 * 1024
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+#: From this many files, and up to this average size, the files are hashed by forked worker
+#: processes (no GIL shared: the per-file work in Python runs on every core too); larger
+#: files go to threads (hashlib and read release the GIL, and a thread pool starts faster).
+_FORK_MIN_FILES = 1024
+_FORK_MAX_AVG = 1 << 20
+#: Batches per worker process (claimed one at a time, so a slowed core takes fewer).
+_CLAIMS_PER_WORKER = 16
+#: Fewer bytes than this (in fewer files than _FORK_MIN_FILES) are hashed by this thread alone.
+_PARALLEL_MIN = 8 << 20
+#: Opening a FIFO for reading blocks until a writer appears (gate.records.files.NONBLOCK).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
-@dataclass(frozen=True, slots=True)
-class FixtureFile:
+class _Frozen:
+    """Equality, hash, repr and immutability over ``__slots__`` (as a frozen dataclass has
+    them; ``dataclasses`` itself imports ``inspect`` and costs ``gate hash`` start-up)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _set(self, **values: object) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Frozen)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
+
+
+class FixtureFile(_Frozen):
+    __slots__ = ("name", "path")
     name: bytes  # path relative to the root, '/'-separated, UTF-8
     path: str  # where to read it
+
+    def __init__(self, name: bytes, path: str) -> None:
+        self._set(name=name, path=path)
 
 
 def _u64(n: int) -> bytes:
@@ -118,7 +169,7 @@ def _check_utf8(names: list[bytes], root: bytes) -> None:
                                      "file name is not valid UTF-8") from None
 
 
-def _collect_names(paths: Sequence[Path], root: Path) -> tuple[bytes, list[bytes]]:
+def _collect_names(paths: Sequence[PathText], root: PathText) -> tuple[bytes, list[bytes]]:
     """(absolute root, every file's name relative to it, sorted, no duplicates)."""
     root_abs = os.path.abspath(root)
     if not os.path.isdir(root_abs):
@@ -153,7 +204,7 @@ def _collect_names(paths: Sequence[Path], root: Path) -> tuple[bytes, list[bytes
     return root_b, names
 
 
-def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
+def collect(paths: Sequence[PathText], root: PathText) -> list[FixtureFile]:
     """Every file under ``paths``, named relative to ``root``, ordered by name; no duplicates."""
     root_b, names = _collect_names(paths, root)
     return [FixtureFile(n, os.fsdecode(os.path.join(root_b, n))) for n in names]
@@ -161,38 +212,94 @@ def collect(paths: Sequence[Path], root: Path) -> list[FixtureFile]:
 
 # --- one file -------------------------------------------------------------------------------
 
-_local = threading.local()
+#: Streamed files of at least this size, hashed while nothing else runs, are read ahead by a
+#: second thread (reading copies from the page cache while SHA-256 runs on the other core).
+_READ_AHEAD_MIN = 8 << 20
+#: Buffers in the read-ahead ring.
+_RING = 3
 
 
-def _buffer() -> bytearray:
-    buf: bytearray | None = getattr(_local, "buf", None)
-    if buf is None:
-        buf = _local.buf = bytearray(_CHUNK)
-    return buf
-
-
-def _stream(fd: int, digest: Any, total: int, limit: int) -> int:
-    """Feed the rest of ``fd`` to ``digest``; stops once past ``limit`` (the file grew)."""
-    buf = _buffer()
+def _stream(fd: int, digest: Any, total: int, limit: int, buf: bytearray) -> int:
+    """Feed the rest of ``fd`` to ``digest`` through ``buf``; stops once past ``limit`` (the
+    file grew)."""
     view = memoryview(buf)
-    readv = getattr(os, "readv", None)
     while total <= limit:
-        if readv is not None:
-            n = readv(fd, [buf])
-            if not n:
-                break
-            digest.update(view[:n])
-        else:  # pragma: no cover - platforms without readv
-            chunk = os.read(fd, _CHUNK)
-            if not chunk:
-                break
-            n = len(chunk)
-            digest.update(chunk)
+        n = os.readv(fd, [buf])
+        if not n:
+            break
+        digest.update(view[:n])
         total += n
     return total
 
 
-def _digest_fd(fd: int, source: str | bytes) -> tuple[int, bytes]:
+def _stream_read_ahead(fd: int, digest: Any, total: int, limit: int) -> int:
+    """:func:`_stream`, with a second thread reading the next buffers while this one hashes.
+
+    The reader fills a ring of buffers (``empty[i]`` held while slot i is being filled or
+    waits to be hashed, ``filled[i]`` released once it holds ``sizes[i]`` bytes); both sides
+    stop at the same slot (end of file, an error, or past ``limit``). This thread never
+    returns before the reader has ended, so ``fd`` is closed only after its last read."""
+    import _thread
+
+    bufs = [bytearray(_CHUNK) for _ in range(_RING)]
+    sizes = [0] * _RING
+    empty = [_thread.allocate_lock() for _ in range(_RING)]
+    filled = [_thread.allocate_lock() for _ in range(_RING)]
+    for lock in filled:
+        lock.acquire()
+    done = _thread.allocate_lock()
+    done.acquire()
+    cancelled: list[bool] = []
+    failure: list[OSError] = []
+
+    def reader(got: int) -> None:
+        try:
+            i = 0
+            while True:
+                empty[i].acquire()
+                if cancelled:
+                    return
+                try:
+                    n = os.readv(fd, [bufs[i]])
+                except OSError as exc:
+                    failure.append(exc)
+                    n = -1
+                sizes[i] = n
+                filled[i].release()
+                got += max(n, 0)
+                if n <= 0 or got > limit:
+                    return
+                i = (i + 1) % _RING
+        finally:
+            done.release()
+
+    _thread.start_new_thread(reader, (total,))
+    try:
+        i = 0
+        while True:
+            filled[i].acquire()
+            n = sizes[i]
+            if n <= 0:
+                break
+            digest.update(memoryview(bufs[i])[:n])
+            total += n
+            empty[i].release()
+            if total > limit:
+                break
+            i = (i + 1) % _RING
+    finally:
+        cancelled.append(True)
+        for lock in empty:  # wake a reader waiting for a slot: it sees `cancelled` and ends
+            if lock.locked():  # only this thread releases `empty` locks: no race here
+                lock.release()
+        done.acquire()
+    if failure:
+        raise failure[0]
+    return total
+
+
+def _digest_fd(fd: int, source: str | bytes, buf: bytearray | None = None,
+               read_ahead: bool = False) -> tuple[int, bytes]:
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         raise GateInputError(os.fsdecode(source), "(file)", "not a regular file")
@@ -200,26 +307,32 @@ def _digest_fd(fd: int, source: str | bytes) -> tuple[int, bytes]:
     if size <= _WHOLE:
         data = os.read(fd, size + 1)  # one more byte than expected: a grown file shows
         if len(data) == size:
-            return size, hashlib.sha256(data).digest()
-        digest = hashlib.sha256(data)
-        total = _stream(fd, digest, len(data), size) if len(data) < size else len(data)
+            return size, _sha256(data).digest()
+        digest = _sha256(data)
+        total = len(data)
+        if total < size:
+            total = _stream(fd, digest, total, size, buf or bytearray(_CHUNK))
     else:
-        digest = hashlib.sha256()
-        total = _stream(fd, digest, 0, size)
+        digest = _sha256()
+        if read_ahead and size >= _READ_AHEAD_MIN:
+            total = _stream_read_ahead(fd, digest, 0, size)
+        else:
+            total = _stream(fd, digest, 0, size, buf or bytearray(_CHUNK))
     if total != size:
         raise GateInputError(os.fsdecode(source), "(file)",
                              "file changed while it was being hashed")
     return size, digest.digest()
 
 
-def _digest_path(path: str | bytes) -> tuple[int, bytes]:
+def _digest_path(path: str | bytes, buf: bytearray | None = None,
+                 read_ahead: bool = False) -> tuple[int, bytes]:
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise GateInputError(os.fsdecode(path), "(file)",
                              f"cannot open: {exc.strerror}") from None
     try:
-        return _digest_fd(fd, path)
+        return _digest_fd(fd, path, buf, read_ahead)
     finally:
         os.close(fd)
 
@@ -246,14 +359,25 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _frame(root: bytes, names: Sequence[bytes]) -> bytearray:
+def _spare_core(cores: int) -> bool:
+    """Whether a core is free for reading ahead: by the 1-minute load average (this process
+    included), at least half a core idle. A reader thread on a busy machine waits for a core
+    while the hashing thread waits for it (measured: ~20% slower at load 4 on 2 cores, ~8%
+    faster at load 1)."""
+    try:
+        return cores > 1 and os.getloadavg()[0] < cores - 0.5
+    except (AttributeError, OSError):  # pragma: no cover - no load average here
+        return False
+
+
+def _frame(root: bytes, names: Sequence[bytes], read_ahead: bool = False) -> bytearray:
     """The framed records (``F`` + name + size + digest) of ``names``, in that order."""
     base = root if root.endswith(b"/") else root + b"/"
     out = bytearray()
-    pack = _U64BE.pack
+    buf = bytearray(_CHUNK)  # one streaming buffer for the batch, reused
     for name in names:
-        size, digest = _digest_path(base + name)
-        out += b"F" + pack(len(name)) + name + pack(size) + digest
+        size, digest = _digest_path(base + name, buf, read_ahead)
+        out += b"F" + len(name).to_bytes(8, "big") + name + size.to_bytes(8, "big") + digest
     return out
 
 
@@ -265,23 +389,82 @@ def _threads(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]
         yield from pool.map(lambda batch: _frame(root, batch), batches)
 
 
-def _forked(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]:
-    """Slice 0 here, slices 1.. in forked children that send back their framed records."""
-    step = -(-len(names) // count)
-    slices = [names[i:i + step] for i in range(0, len(names), step)]
-    children = [forked.start(functools.partial(_frame_bytes, root, part)) for part in slices[1:]]
+def _claims(batches: int) -> int:
+    """The read end of a pipe holding every batch number (4 bytes each) and then its end: a
+    process claims the next batch with one 4-byte read (pipe reads are serialised by the
+    kernel, so each number goes to exactly one reader), and stops at end of file."""
+    read_fd, write_fd = os.pipe()
     try:
-        yield _frame(root, slices[0])
-        for part in slices[1:]:
-            data = forked.join(children.pop(0))
-            yield bytearray(data) if data is not None else _frame(root, part)
+        os.write(write_fd, b"".join(i.to_bytes(4, "big") for i in range(batches)))
     finally:
-        for child in children:  # stopped early (an error came first): end and reap the rest
-            forked.abandon(child)
+        os.close(write_fd)
+    return read_fd
 
 
-def _frame_bytes(root: bytes, names: Sequence[bytes]) -> bytes:
-    return bytes(_frame(root, names))
+def _claim_frames(root: bytes, batches: list[list[bytes]], claims: int) -> dict[int, bytearray]:
+    """Frame the batches this process claims, until none are left."""
+    done: dict[int, bytearray] = {}
+    while claimed := os.read(claims, 4):
+        index = int.from_bytes(claimed, "big")
+        done[index] = _frame(root, batches[index])
+    return done
+
+
+def _claimed_bytes(root: bytes, batches: list[list[bytes]],
+                   claims: int) -> Callable[[], bytes]:
+    """A child's work: its claimed batches as (number, length, framed records) triples."""
+
+    def work() -> bytes:
+        out = bytearray()
+        for index, framed in _claim_frames(root, batches, claims).items():
+            out += index.to_bytes(4, "big") + len(framed).to_bytes(8, "big") + framed
+        return bytes(out)
+
+    return work
+
+
+def _unpack(data: bytes) -> dict[int, bytearray]:
+    done: dict[int, bytearray] = {}
+    at = 0
+    while at < len(data):
+        index = int.from_bytes(data[at:at + 4], "big")
+        length = int.from_bytes(data[at + 4:at + 12], "big")
+        done[index] = bytearray(data[at + 12:at + 12 + length])
+        at += 12 + length
+    return done
+
+
+def _forked(root: bytes, names: list[bytes], count: int) -> Iterator[bytearray]:
+    """This process and ``count - 1`` forked children take batches from a shared pipe until
+    none are left (so a core that other work slows down takes fewer); the records come back
+    in name order. A child that fails leaves its batches to this process. On bad input the
+    error is the one a single process reports (the first bad file in name order)."""
+    from gate.records import forked
+
+    size = max(16, -(-len(names) // (count * _CLAIMS_PER_WORKER)))
+    batches = [names[i:i + size] for i in range(0, len(names), size)]
+    claims = _claims(len(batches))
+    children: list[Child] = []
+    try:
+        try:
+            children = [forked.start(_claimed_bytes(root, batches, claims))
+                        for _ in range(count - 1)]
+            done = _claim_frames(root, batches, claims)
+            while children:
+                data = forked.join(children.pop(0))
+                if data is not None:
+                    done.update(_unpack(data))
+        finally:
+            for child in children:  # stopped early (an error came first): end and reap them
+                forked.abandon(child)
+    except GateInputError:
+        for i in range(0, len(names), 4096):  # raises the error one process would raise
+            _frame(root, names[i:i + 4096])
+        raise  # pragma: no cover - the file was repaired in between
+    finally:
+        os.close(claims)
+    for index, batch in enumerate(batches):
+        yield done[index] if index in done else _frame(root, batch)
 
 
 def _average_size(root: bytes, names: list[bytes]) -> float:
@@ -296,15 +479,25 @@ def _average_size(root: bytes, names: list[bytes]) -> float:
     return total / len(probe)
 
 
+def _can_fork() -> bool:
+    from gate.records import forked
+
+    return forked.can_fork()
+
+
 def _framed(root: bytes, names: list[bytes], workers: int | None) -> Iterator[bytearray]:
     """Every file's framed record, in name order, in pieces; hashed on every core."""
-    count = workers if workers is not None else min(32, _cores())
+    cores = _cores()
+    count = workers if workers is not None else min(32, cores)
     count = min(count, len(names))
+    average = _average_size(root, names) if count > 1 else 0.0
+    if workers is None and len(names) < _FORK_MIN_FILES and average * len(names) < _PARALLEL_MIN:
+        count = 1  # a small set: starting threads would cost more than they save
     if count <= 1:
+        read_ahead = workers is None and _spare_core(cores)
         for i in range(0, len(names), 4096):
-            yield _frame(root, names[i:i + 4096])
-    elif (len(names) >= _FORK_MIN_FILES and forked.can_fork()
-          and _average_size(root, names) <= _FORK_MAX_AVG):
+            yield _frame(root, names[i:i + 4096], read_ahead)
+    elif len(names) >= _FORK_MIN_FILES and average <= _FORK_MAX_AVG and _can_fork():
         yield from _forked(root, names, count)
     else:
         yield from _threads(root, names, count)
@@ -318,34 +511,41 @@ def encode(entries: Iterable[tuple[bytes, int, bytes]], card: dict[str, Any] | N
     if card is None:
         parts.append(b"N")
     else:
+        from gate.records.files import canonical_json
+
         body = canonical_json(card)
         parts += [b"C", _u64(len(body)), body]
     return b"".join(parts)
 
 
 def fixture_hash(
-    paths: Sequence[Path],
-    root: Path,
+    paths: Sequence[PathText],
+    root: PathText,
     card: dict[str, Any] | None,
     *,
     workers: int | None = None,
 ) -> str:
     """The ``gate-fixture-v1`` digest: the bytes :func:`encode` frames, hashed as they come."""
     root_b, names = _collect_names(paths, root)
-    outer = hashlib.sha256(FORMAT)
+    outer = _sha256(FORMAT)
     for piece in _framed(root_b, names, workers):
         outer.update(piece)
     outer.update(encode((), card)[len(FORMAT):])
     return outer.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Pin:
+class Pin(_Frozen):
+    __slots__ = ("fixture_path", "fixture_sha256")
     fixture_sha256: str
     fixture_path: str | None
 
+    def __init__(self, fixture_sha256: str, fixture_path: str | None) -> None:
+        self._set(fixture_sha256=fixture_sha256, fixture_path=fixture_path)
+
 
 def _safe_suffix(name: str) -> str:
+    from pathlib import Path
+
     suffix = Path(name).suffix
     if 1 < len(suffix) <= 16 and suffix[1:].isascii() and suffix[1:].isalnum():
         return suffix.lower()
@@ -354,6 +554,8 @@ def _safe_suffix(name: str) -> str:
 
 def pin(path: Path, store: Path | None = None) -> Pin:
     """SHA-256 of one sampler output file; with ``store``, a content-addressed copy."""
+    from gate.records.files import lexists, read_all, write_once
+
     _, raw = file_digest(str(path))
     digest = raw.hex()
     if store is None:
@@ -365,7 +567,7 @@ def pin(path: Path, store: Path | None = None) -> Pin:
             raise GateInputError(str(target), "(file)", "stored pin exists with other bytes")
         return Pin(digest, str(target))
     data = read_all(path)
-    if hashlib.sha256(data).digest() != raw:
+    if _sha256(data).digest() != raw:
         raise GateInputError(str(path), "(file)", "file changed while it was being pinned")
     try:
         write_once(target, data)
