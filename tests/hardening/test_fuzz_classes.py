@@ -509,7 +509,7 @@ def test_fuzz_junit_selectors() -> None:
 # --- class 12: receipts in and out of their attempt folders ------------------------------------
 
 
-def _check_receipt_place(case: tuple[str, str, str, str]) -> None:
+def _check_receipt_place(case: tuple[str, str, str, str | None]) -> None:
     gen_of, placed_in, claimed, checked_with = case
     folder = SCRATCH.fresh()
     diff = folder / "d.diff"
@@ -528,10 +528,12 @@ def _check_receipt_place(case: tuple[str, str, str, str]) -> None:
     wrote = fuzzlib.run_cli(["receipt", "write", *base, "--workspace-gen", gens[gen_of],
                              "--verdict", "pass", "--reasons-file", str(reasons), "--out",
                              str(receipt)])
-    result = fuzzlib.run_cli(["receipt", "verify", *base, "--workspace-gen", gens[checked_with],
+    given = [] if checked_with is None else ["--workspace-gen", gens[checked_with]]
+    result = fuzzlib.run_cli(["receipt", "verify", *base, *given,
                               "--receipt", str(receipt), "--attempt-id", claimed, "--dir",
                               str(root)])
-    may = (placed_in == claimed and gen_of == checked_with == claimed)
+    # "loose": a folder nobody bootstrapped; no --workspace-gen: the minted one is used
+    may = (placed_in == claimed and gen_of == claimed and checked_with in (claimed, None))
     door = wrong = None
     if result.code == 0 and not may:
         door = f"accepted: gen of {gen_of}, in {placed_in}, claims {claimed}, checked " \
@@ -546,6 +548,6 @@ def _check_receipt_place(case: tuple[str, str, str, str]) -> None:
 def test_fuzz_receipt_attempt_folders() -> None:
     attempts = st.sampled_from(["a1", "a2"])
     _run("receipt attempt folders",
-         st.tuples(st.sampled_from(["a1", "a2", "stale"]), attempts, attempts,
-                   st.sampled_from(["a1", "a2", "stale"])),
+         st.tuples(st.sampled_from(["a1", "a2", "stale"]), st.sampled_from(["a1", "a2", "loose"]),
+                   attempts, st.sampled_from(["a1", "a2", "stale", None])),
          _check_receipt_place)
