@@ -402,7 +402,7 @@ class StampPlugin:
         proc = outcome.ProcessResult(exit_code, None, False, None, None)
         has_red = any(c.status in (FAILURE, ERROR) for c in cases)
         raised = matches[0].raised if len(matches) == 1 else ()
-        index = next(i for i, p in enumerate(self.prepared) if p is prepared)
+        index = next((str(i) for i, p in enumerate(self.prepared) if p is prepared), "?")
         decided = stamping.decide_junit(
             proc, self.timeout_codes, classname=classname, name=name,
             statuses=[c.status for c in matches], names=[c.key for c in cases],
