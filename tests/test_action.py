@@ -349,6 +349,25 @@ def test_cli_action_reports_bad_input_in_one_line(tmp_path: Path,
     assert result.err_lines == ["gate: error: mode: (input): must be gate or stamp, not 'nope'"]
 
 
+def test_cli_action_refuses_a_receipt_out_of_its_attempt(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gate action`` (what action.yml runs): a receipt outside its attempt folder closes the
+    gate, one without the attempt inputs is one line of bad input."""
+    _stamps(tmp_path, "pass", "pass")
+    env = _env(tmp_path, **_receipt_env(tmp_path, "m1", placed_in="a2"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    result = run_cli("action")
+    assert result.code == 1, result
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert report["receipt"]["line"].startswith("reject: receipt_location")
+    monkeypatch.setenv("GATE_ATTEMPT_ID", "")
+    result = run_cli("action")
+    assert result.code == 2
+    assert result.err_lines[-1].startswith("gate: error: receipt: (input): verifying a receipt "
+                                           "also needs attempt-id"), result.err
+
+
 # -- bad input in gate mode still reports (issue 12) ------------------------------------------
 
 
