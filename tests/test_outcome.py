@@ -214,6 +214,21 @@ def test_a_report_without_test_cases_is_not_a_typo(seen: str) -> None:
     assert unmatched(ProcessResult(0, None, False, 0), seen, names=[]).outcome == "empty_body"
 
 
+@pytest.mark.parametrize("seen", _outcome.SEEN)
+def test_a_collection_failure_is_not_a_typo(seen: str) -> None:
+    # pytest stops before any test runs when a file fails to collect: fix that, not a rerun
+    got = _outcome.not_matched(ProcessResult(2, None, False, 9), CODES, classname="suite",
+                               name="test_totl", names=NAMES, seen=seen,
+                               collection_errors=["tests.test_a", "b", "c", "d"])
+    assert (got.outcome, got.row) == ("resource_exit", 6)
+    assert got.note == ("not in JUnit report: the test collection failed (tests.test_a, b, c "
+                        "and 1 more)")
+    assert _from_junit(ProcessResult(2, None, False, 9), CODES, report_found=True, matches=[],
+                       report_has_red=True, classname="suite", name="test_totl", names=NAMES,
+                       seen=seen, collection_errors=["m"]).note == (
+        "not in JUnit report: the test collection failed (m)")
+
+
 @pytest.mark.parametrize("proc", [OK, RED, ProcessResult(2, None, False, 9)])
 def test_the_plugin_knows_a_deselected_or_unreached_test_exists(proc: ProcessResult) -> None:
     got = unmatched(proc, _outcome.DESELECTED)
@@ -247,7 +262,8 @@ def test_from_junit_sends_every_unmatched_selector_through_not_matched(
     got = _from_junit(RED, CODES, report_found=True, matches=[], report_has_red=True,
                       classname="c", name="n", names=NAMES, seen=_outcome.DESELECTED)
     assert got.note == "spied" and calls == [{"classname": "c", "name": "n", "names": NAMES,
-                                              "seen": _outcome.DESELECTED}]
+                                              "seen": _outcome.DESELECTED,
+                                              "collection_errors": ()}]
     # and never for a selector that matched, or a report that was not written
     _from_junit(RED, CODES, report_found=True, matches=[PASSED], report_has_red=True,
                 classname="c", name="n", names=NAMES, seen=_outcome.SEEN_UNKNOWN)

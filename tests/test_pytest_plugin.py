@@ -184,6 +184,17 @@ def test_a_session_stopped_early_leaves_the_rest_not_reached(tmp_path: Path,
                                                   "(exit status 1"), test_id
 
 
+def test_a_collection_error_on_the_plugin_route_is_not_a_typo(tmp_path: Path) -> None:
+    workspace(tmp_path, "ghost")  # even the typo waits for the collection to be fixed
+    (tmp_path / "plug_broken.py").write_text("import no_such_module_for_the_gate\n")
+    done = plugin_only(tmp_path, {}, "plug_broken.py")
+    assert done.returncode == 2, done.stdout + done.stderr  # pytest: interrupted
+    assert "gate: error" not in done.stdout
+    stamps = read_stamps(tmp_path / "plugin")
+    assert {s["note"] for s in stamps.values()} == {
+        "not in JUnit report: the test collection failed (plug_broken)"}
+
+
 @pytest.mark.parametrize("plan", [{}, PLAN])  # a green run, and the newcomer's red run
 def test_a_selector_typo_on_the_plugin_route_is_exit_2_and_no_stamps(
         tmp_path: Path, plan: dict[str, str]) -> None:

@@ -92,7 +92,7 @@ def test_the_gate_stamp_routes_go_through_it(spy: list[dict[str, Any]], manifest
     assert str(caught.value).startswith(where + ": classname 's', name 'test_totl' matches no "
                                         "test case in the report; nearest: 's.test_total'")
     assert spy == [{"classname": "s", "name": "test_totl", "names": REPORT.names(),
-                    "seen": outcome.SEEN_UNKNOWN}]
+                    "seen": outcome.SEEN_UNKNOWN, "collection_errors": ()}]
     if manifest:  # a selector that matches is decided without it
         assert stamping._decide(request, RED, REPORT, 0).outcome == "pass"
         assert len(spy) == 1
@@ -128,4 +128,4 @@ def test_the_plugin_route_goes_through_it_with_what_it_collected(
             plugin.decide(item, 1)
         assert str(caught.value).startswith("m.yml: properties.0.junit (test 'p1'): ")
     assert spy == [{"classname": "s", "name": "test_totl", "names": [("s", "test_total")],
-                    "seen": seen}]
+                    "seen": seen, "collection_errors": []}]

@@ -161,6 +161,19 @@ def test_a_stop_early_run_fails_closed_on_the_junit_route(ws: Path) -> None:
     assert "Left out of the run (-k/-m, -x/--maxfail" in line and "--gate-stamps" in line
 
 
+def test_a_collection_error_is_not_a_typo(ws: Path) -> None:
+    # a test file that cannot be imported: pytest stops after collection (exit 2), the report
+    # holds only <error message="collection failure">; the gate can tell nothing ran
+    (ws / "prop_broken.py").write_text("import no_such_module_for_the_gate\n")
+    done = gate("stamp", "--manifest", "gate.yml", "--server-class", LOCAL, "--junit",
+                "report.xml", "--out", "stamps", "--", *pytest_command("report.xml"),
+                "prop_broken.py", cwd=ws)
+    assert done.returncode == 0, done.stderr
+    for stamp in read_stamps(ws / "stamps").values():
+        assert (stamp["outcome"], stamp["exit_code"]) == ("resource_exit", 2)
+        assert stamp["note"] == "not in JUnit report: the test collection failed (prop_broken)"
+
+
 def test_all_green_run_exits_0_and_stamps_pass(ws: Path) -> None:
     write_manifest(ws / "two.yml", [make_property(ws, "p01", seed=1),
                                     make_property(ws, "p02", seed=2)])

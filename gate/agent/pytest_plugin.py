@@ -229,6 +229,8 @@ class Collected:
 
     selected: set[tuple[str, str]] | None = None
     deselected: set[tuple[str, str]] = field(default_factory=set)
+    #: the names of the files that failed to collect (as JUnit names them), in order
+    failed: list[str] = field(default_factory=list)
 
     def seen(self, classname: str | None, name: str) -> str:
         """What was seen before the run of a selector that matched no testcase
@@ -368,6 +370,8 @@ class StampPlugin:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         self.cases.add_collect(report)
+        if report.failed:
+            self.collected.failed.append(junit_key(report.nodeid)[1])
 
     def pytest_internalerror(self) -> None:
         self.cases.add_internal_error()
@@ -408,7 +412,8 @@ class StampPlugin:
             statuses=[c.status for c in matches], names=[c.key for c in cases],
             report_has_red=has_red, seen=self.collected.seen(classname, name),
             hypothesis_errors=outcome.hypothesis_errors(raised),
-            place=(self.manifest, f"properties.{index}.junit (test {prepared.prop.test_id!r})"))
+            place=(self.manifest, f"properties.{index}.junit (test {prepared.prop.test_id!r})"),
+            collection_errors=self.collected.failed)
         if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
             decided = outcome.Outcome(outcome.RESOURCE_EXIT, decided.row,
                                       f"the test call failed with {matches[0].crash}, not "

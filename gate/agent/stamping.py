@@ -355,7 +355,8 @@ def selector_place(request: Request, index: int) -> tuple[str, str]:
 def decide_junit(proc: outcome.ProcessResult, timeout_codes: Collection[int], *,
                  classname: str | None, name: str, statuses: Sequence[str],
                  names: Sequence[tuple[str, str]], report_has_red: bool, seen: str,
-                 hypothesis_errors: Sequence[str], place: tuple[str, str]) -> outcome.Outcome:
+                 hypothesis_errors: Sequence[str], place: tuple[str, str],
+                 collection_errors: Sequence[str] = ()) -> outcome.Outcome:
     """:func:`gate.decide.outcome.from_junit` for one property of a written report (every
     route: ``gate stamp --junit``, the pytest plugin), with a selector typo made bad input
     (exit 2) naming ``place``: the manifest file and entry, or the flags."""
@@ -363,7 +364,8 @@ def decide_junit(proc: outcome.ProcessResult, timeout_codes: Collection[int], *,
         return outcome.from_junit(proc, timeout_codes, report_found=True, matches=statuses,
                                   report_has_red=report_has_red, classname=classname,
                                   name=name, names=names, seen=seen,
-                                  hypothesis_errors=hypothesis_errors)
+                                  hypothesis_errors=hypothesis_errors,
+                                  collection_errors=collection_errors)
     except outcome.SelectorTypo as typo:
         raise GateInputError(place[0], place[1], typo.message) from None
 
@@ -385,7 +387,8 @@ def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report 
                         seen=outcome.SEEN_UNKNOWN,
                         hypothesis_errors=report.hypothesis_errors(prop.junit_classname,
                                                                    prop.junit_name),
-                        place=selector_place(request, index))
+                        place=selector_place(request, index),
+                        collection_errors=report.collection_errors)
 
 
 def stamp_run(

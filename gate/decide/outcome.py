@@ -24,8 +24,11 @@ are about the whole run: a killed or timed-out run's report, if any, is stale or
 ==  ===========================================================  ===============
 5   no JUnit report was written                                   resource_exit
 6   the report does not mention the property's testcase, and the  resource_exit
-    test legitimately did not run (see :func:`not_matched`);
-    otherwise the selector is a typo: :class:`SelectorTypo`
+    test legitimately did not run (see :func:`not_matched`; when
+    the report holds a collection failure, the note says the test
+    collection failed: deterministic, a re-run fails the same way;
+    see :data:`COLLECTION_NOTE`); otherwise the selector is a
+    typo: :class:`SelectorTypo`
 7   the selector matches more than one testcase (ambiguous)       resource_exit
 8   the testcase has a ``<failure>`` raised by Hypothesis itself  resource_exit
     (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
@@ -142,6 +145,19 @@ def hypothesis_note(errors: Sequence[str]) -> str:
             "card")
 
 
+#: The note of a property missing from a report that holds a collection failure (pytest writes
+#: ``<error message="collection failure">`` for a test file that cannot be imported, and stops:
+#: exit status 2). Deterministic, so the reviewer is told to fix the collection, not to re-run
+#: (:mod:`gate.github.review` looks for this phrase).
+COLLECTION_NOTE = "the test collection failed"
+
+
+def collection_note(failed: Sequence[str]) -> str:
+    """Row 6's note when the report names test files that failed to collect."""
+    shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
+    return f"not in JUnit report: {COLLECTION_NOTE} ({shown})"
+
+
 def case_status(results: Collection[str]) -> str:
     """One testcase's status from the result elements it holds (``failure`` wins)."""
     if FAILURE in results:
@@ -190,11 +206,10 @@ def nearest(classname: str | None, name: str, names: Iterable[tuple[str, str]],
 
 #: What to do, by what the route saw (the JUnit route cannot tell a left-out test from a typo).
 _TYPO_HINT = {
-    SEEN_UNKNOWN: "a typo? fix it. Left out of the run (-k/-m, -x/--maxfail, an interrupt, a "
-                  "collection error)? run every gated test to the end, or stamp with the pytest "
-                  "plugin (--gate-stamps), which tells the two apart",
-    NOT_COLLECTED: "pytest collected no test of that name: fix the selector (or the collection "
-                   "error, if its module failed to import)",
+    SEEN_UNKNOWN: "a typo? fix it. Left out of the run (-k/-m, -x/--maxfail, an interrupt)? "
+                  "run every gated test to the end, or stamp with the pytest plugin "
+                  "(--gate-stamps), which tells the two apart",
+    NOT_COLLECTED: "pytest collected no test of that name: fix the selector",
 }
 
 
@@ -206,6 +221,7 @@ def not_matched(
     name: str,
     names: Sequence[tuple[str, str]],
     seen: str,
+    collection_errors: Sequence[str] = (),
 ) -> Outcome:
     """Row 6: a selector that matches no test case of a report that was written. The one place
     that decides "a typo, or a test that did not run" (issue 14 class 8), for every route.
@@ -216,6 +232,9 @@ def not_matched(
     * The run was cut short (our wall-clock limit, a signal, a timeout exit status: rows 1, 2
       and 4): ``resource_exit``, that row.
     * The report holds no test case at all (the run never got to testing): ``resource_exit``.
+    * A test file failed to collect (``collection_errors``: the report's collection failures;
+      pytest stops before any test runs): ``resource_exit``, :func:`collection_note` (a typo,
+      if there is one, shows once the collection is fixed).
     * The plugin saw the test collected, and deselected, or selected but never reached (the
       session stopped first: ``-x``, ``--maxfail``, an interrupt): ``resource_exit`` saying so.
     * Otherwise, whatever the run's exit status: :class:`SelectorTypo`. On the JUnit route a
@@ -228,6 +247,8 @@ def not_matched(
         return early
     if not names:
         return early or Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
+    if collection_errors:
+        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
     if seen == DESELECTED:
         return Outcome(RESOURCE_EXIT, 6, "not in JUnit report: collected, then deselected "
                                          "(-k, -m, --deselect, --lf): it did not run")
@@ -252,18 +273,20 @@ def from_junit(
     names: Sequence[tuple[str, str]],
     seen: str,
     hypothesis_errors: Sequence[str] = (),
+    collection_errors: Sequence[str] = (),
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
     ``matches`` holds the status of every testcase the property's selector (``classname``,
     ``name``) matched; ``report_has_red`` says whether any testcase in the report has a failure
-    or an error; ``names`` and ``seen`` are for :func:`not_matched` (row 6, which may raise
+    or an error; ``names``, ``seen`` and ``collection_errors`` (the test files the report says
+    failed to collect) are for :func:`not_matched` (row 6, which may raise
     :class:`SelectorTypo`); ``hypothesis_errors`` the Hypothesis errors (see
     :func:`hypothesis_errors`) of the one matched testcase's failure.
     """
     if report_found and not matches:
         return not_matched(proc, timeout_codes, classname=classname, name=name, names=names,
-                           seen=seen)
+                           seen=seen, collection_errors=collection_errors)
     early = _run_level(proc, timeout_codes)
     if early is not None:
         return early

@@ -50,6 +50,9 @@ class Report:
     #: per testcase, in the same order as the statuses: the Hypothesis errors its failure names
     errors_by_key: dict[tuple[str, str], list[tuple[str, ...]]] = field(default_factory=dict)
     errors_by_name: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    #: the testcases pytest writes for test files that failed to collect
+    #: (``<error message="collection failure">``), by name, in report order
+    collection_errors: tuple[str, ...] = ()
 
     def lookup(self, classname: str | None, name: str) -> list[str]:
         """The statuses of every testcase the selector matches (normally exactly one)."""
@@ -112,6 +115,10 @@ def _hidden_red(element: Any) -> bool:
 _HYPOTHESIS_ERROR = re.compile(r"hypothesis\.errors\.[A-Za-z]+")
 
 
+#: The message pytest's ``--junitxml`` gives the ``<error>`` of a test file that failed to collect.
+COLLECTION_FAILURE = "collection failure"
+
+
 def _failure_names(result: Any) -> list[str]:
     text = f"{result.message or ''}\n{result.text or ''}"
     return _HYPOTHESIS_ERROR.findall(text)
@@ -134,6 +141,7 @@ def parse(data: bytes, source: str) -> Report:
     errors_by_name: dict[str, list[tuple[str, ...]]] = defaultdict(list)
     has_red = False
     count = 0
+    uncollected: list[str] = []
     for suite in document:
         for case in suite:
             kinds: set[str] = set()
@@ -144,6 +152,8 @@ def parse(data: bytes, source: str) -> Report:
                     names += _failure_names(result)
                 elif isinstance(result, Error):
                     kinds.add(outcome.ERROR)
+                    if result.message == COLLECTION_FAILURE and case.name:
+                        uncollected.append(case.name)
                 elif isinstance(result, Skipped):
                     kinds.add(outcome.SKIPPED)
             if _hidden_red(case._elem):
@@ -158,7 +168,7 @@ def parse(data: bytes, source: str) -> Report:
             errors_by_name[name].append(errors)
             count += 1
     return Report(dict(by_key), dict(by_name), has_red, count, dict(errors_by_key),
-                  dict(errors_by_name))
+                  dict(errors_by_name), tuple(uncollected))
 
 
 def load(path: Path) -> Report | None:
