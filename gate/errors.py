@@ -15,5 +15,5 @@ class GateInputError(Exception):
     def __init__(self, source: str, field: str, message: str) -> None:
         self.source = _one_line(source, 500)
         self.field = _one_line(field or "(root)", 200)
-        self.message = _one_line(message)
+        self.message = _one_line(message, 600)  # room for a fix naming nearby names
         super().__init__(f"{self.source}: {self.field}: {self.message}")

@@ -157,3 +157,15 @@ def four_lines(sha: str | None, failure_class: str, freeze: bool, path: str | No
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def bootstrapped(folder: Path, generation: str) -> list[str]:
+    """Record ``generation`` for the attempt folder ``folder`` as ``gate receipt bootstrap``
+    would (a chosen generation, for tests), and return the ``--attempt-id A --dir D`` that
+    ``gate receipt verify`` needs for a receipt in it."""
+    from gate.records import attempts
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / attempts.GENERATION_FILE).write_text(json.dumps(
+        {"attempt_id": folder.name, "workspace_generation": generation}), encoding="utf-8")
+    return ["--attempt-id", folder.name, "--dir", str(folder.parent)]

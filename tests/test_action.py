@@ -21,7 +21,16 @@ from gate.commands import main as cli
 from gate.errors import GateInputError
 from gate.github import action
 from gate.records import ledger, receipts
-from tests.core_helpers import FREE, LOCAL, NOW, SHA_X, run_cli, stamp, write_json
+from tests.core_helpers import (
+    FREE,
+    LOCAL,
+    NOW,
+    SHA_X,
+    bootstrapped,
+    run_cli,
+    stamp,
+    write_json,
+)
 from tests.github_double import READ_ONLY_TOKEN, WRITE_TOKEN, GitHubDouble
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "gate" / "examples"
@@ -137,19 +146,105 @@ def test_pull_request_head_sha_wins(tmp_path: Path, github_double: GitHubDouble)
     assert run["head_sha"] == "c" * 40
 
 
-def _receipt_env(tmp_path: Path, model: str) -> dict[str, str]:
+def _receipt_env(tmp_path: Path, model: str, gen: str = "5", attempt: str = "a1",
+                 placed_in: str = "a1") -> dict[str, str]:
+    """A receipt naming generation ``gen``, in ``receipts/<placed_in>``; ``receipts/<attempt>``
+    is bootstrapped (``gate receipt bootstrap``) with generation 5."""
     diff = tmp_path / "patch.diff"
     prompt = tmp_path / "prompt.txt"
     diff.write_bytes(b"--- a\n+++ b\n")
     prompt.write_bytes(b"review it")
     body = receipts.build(diff_sha256=hashlib.sha256(diff.read_bytes()).hexdigest(),
                           prompt_sha256=hashlib.sha256(prompt.read_bytes()).hexdigest(),
-                          model_id="m1", workspace_generation="5", verdict="pass",
+                          model_id="m1", workspace_generation=gen, verdict="pass",
                           reasons=["ok"])
-    write_json(tmp_path / "receipt.json", body)
-    return {"GATE_RECEIPT": str(tmp_path / "receipt.json"), "GATE_DIFF": str(diff),
+    folder = tmp_path / "receipts"
+    bootstrapped(folder / attempt, "5")
+    path = folder / placed_in / "receipt.json"
+    if path.exists():
+        path.unlink()
+    write_json(path, body)
+    return {"GATE_RECEIPT": str(path), "GATE_DIFF": str(diff),
             "GATE_PROMPT": str(prompt), "GATE_MODEL_ID": model,
-            "GATE_WORKSPACE_GENERATION": "5"}
+            "GATE_WORKSPACE_GENERATION": "5", "GATE_RECEIPT_DIR": str(folder),
+            "GATE_ATTEMPT_ID": attempt}
+
+
+def _receipt_line(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
+    for leftover in (tmp_path / "runner", tmp_path / "output.txt"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover)
+        elif leftover.exists():
+            leftover.unlink()
+    code = action.run(_env(tmp_path, **env))
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    return code, report["receipt"]["line"]
+
+
+def test_a_receipt_in_its_bootstrapped_attempt_folder_opens(tmp_path: Path) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    env = _receipt_env(tmp_path, "m1")
+    assert _receipt_line(tmp_path, env) == (0, "accept")
+    env["GATE_WORKSPACE_GENERATION"] = ""  # the minted one, read from the attempt folder
+    assert _receipt_line(tmp_path, env) == (0, "accept")
+
+
+@pytest.mark.parametrize(("change", "line"), [
+    # not inside the directory of the attempt it claims
+    ({"placed_in": "a2"}, "reject: receipt_location"),
+    # in the folder it claims, but nobody bootstrapped it
+    ({"attempt": "a3", "placed_in": "a3"}, "reject: receipt_location"),
+    # left by a previous generation (the folder was bootstrapped again: generation 5)
+    ({"gen": "4"}, "reject: workspace_generation"),
+])
+@pytest.mark.parametrize("typed", ["5", ""])  # the bootstrap's generation given, or read
+def test_the_action_refuses_a_receipt_out_of_its_attempt(tmp_path: Path, change: dict[str, str],
+                                                         line: str, typed: str) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    env = _receipt_env(tmp_path, "m1", **change)
+    if change.get("attempt") == "a3":
+        (tmp_path / "receipts" / "a3" / "workspace-generation.json").unlink()
+    if change.get("placed_in") == "a2":
+        bootstrapped(tmp_path / "receipts" / "a2", "5")  # even a bootstrapped one
+    env["GATE_WORKSPACE_GENERATION"] = typed
+    code, got = _receipt_line(tmp_path, env)
+    assert code == 1 and got.split(",")[0] == line, got
+
+
+def test_the_action_refuses_a_generation_other_than_the_minted_one(tmp_path: Path) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    env = _receipt_env(tmp_path, "m1", gen="6")  # the receipt and the input agree on 6 ...
+    env["GATE_WORKSPACE_GENERATION"] = "6"  # ... but 5 was minted for a1
+    assert _receipt_line(tmp_path, env) == (1, "reject: workspace_generation")
+
+
+@pytest.mark.parametrize("drop", ["GATE_RECEIPT_DIR", "GATE_ATTEMPT_ID"])
+def test_the_action_needs_the_attempt_and_its_folder(tmp_path: Path, drop: str) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    env = _receipt_env(tmp_path, "m1")
+    env[drop] = ""
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path, **env))
+    assert caught.value.source == "receipt"
+    assert ("receipt-dir" if drop == "GATE_RECEIPT_DIR" else "attempt-id") in caught.value.message
+
+
+@pytest.mark.parametrize("bad", ["../a1", "a1/..", ".", "-a"])
+def test_the_action_refuses_an_attempt_id_that_is_not_a_folder_name(tmp_path: Path,
+                                                                    bad: str) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    env = _receipt_env(tmp_path, "m1")
+    env["GATE_ATTEMPT_ID"] = bad
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path, **env))
+    assert (caught.value.source, caught.value.field) == ("attempt-id", "(input)")
+
+
+def test_an_attempt_without_a_receipt_rejects(tmp_path: Path) -> None:
+    _stamps(tmp_path, "pass", "pass")
+    bootstrapped(tmp_path / "receipts" / "a1", "5")
+    env = {"GATE_RECEIPT_DIR": str(tmp_path / "receipts"), "GATE_ATTEMPT_ID": "a1"}
+    assert _receipt_line(tmp_path, env) == (1, "reject: missing_receipt")
 
 
 def test_receipt_for_another_model_closes_an_open_gate(tmp_path: Path) -> None:
@@ -252,6 +347,25 @@ def test_cli_action_reports_bad_input_in_one_line(tmp_path: Path,
     result = run_cli("action")
     assert result.code == 2
     assert result.err_lines == ["gate: error: mode: (input): must be gate or stamp, not 'nope'"]
+
+
+def test_cli_action_refuses_a_receipt_out_of_its_attempt(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gate action`` (what action.yml runs): a receipt outside its attempt folder closes the
+    gate, one without the attempt inputs is one line of bad input."""
+    _stamps(tmp_path, "pass", "pass")
+    env = _env(tmp_path, **_receipt_env(tmp_path, "m1", placed_in="a2"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    result = run_cli("action")
+    assert result.code == 1, result
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert report["receipt"]["line"].startswith("reject: receipt_location")
+    monkeypatch.setenv("GATE_ATTEMPT_ID", "")
+    result = run_cli("action")
+    assert result.code == 2
+    assert result.err_lines[-1].startswith("gate: error: receipt: (input): verifying a receipt "
+                                           "also needs attempt-id"), result.err
 
 
 # -- bad input in gate mode still reports (issue 12) ------------------------------------------

@@ -21,6 +21,7 @@ from tests.core_helpers import (
     allow_entry,
     assert_bad_input,
     binding_record,
+    bootstrapped,
     four_lines,
     policy_yaml,
     run_cli,
@@ -186,16 +187,17 @@ def test_receipt_exit_codes(tmp_path: Path) -> None:
     wrote = run_cli("receipt", "write", *common, "--verdict", "pass", "--reasons-file",
                     reasons, "--out", out)
     assert (wrote.code, wrote.lines) == (0, [str(out)])
-    accepted = run_cli("receipt", "verify", *common, "--receipt", out)
+    place = bootstrapped(out.parent, "5")
+    accepted = run_cli("receipt", "verify", *common, "--receipt", out, *place)
     assert (accepted.code, accepted.out) == (0, "accept\n")
-    stale = run_cli("receipt", "verify", *common[:-1], "6", "--receipt", out)
+    stale = run_cli("receipt", "verify", *common[:-1], "6", "--receipt", out, *place)
     assert (stale.code, stale.out) == (1, "reject: workspace_generation\n")
     assert_bad_input(run_cli("receipt", "write", *common, "--verdict", "pass", "--reasons-file",
                              write_json(tmp_path / "r2.json", []), "--out", tmp_path / "x.json"),
                      "r2.json", "reasons")
     assert_bad_input(run_cli("receipt", "verify", "--diff", tmp_path / "nope", "--prompt",
-                             prompt, "--model", "m", "--workspace-gen", "5", "--receipt", out),
-                     "nope", "(file)")
+                             prompt, "--model", "m", "--workspace-gen", "5", "--receipt", out,
+                             *place), "nope", "(file)")
     selftest = run_cli("receipt", "selftest")
     assert (selftest.code, selftest.lines[-1]) == (
         0, "receipt selftest: 18 of 18 cases as expected")

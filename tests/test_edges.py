@@ -46,7 +46,8 @@ ARGV_CASES = {
                             "--card", t["a"], "--test-id", BAD, "--fixtures", t["a"],
                             "--exit-code", "0"],
     "--model": lambda t: ["receipt", "verify", "--diff", t["a"], "--prompt", t["a"],
-                          "--model", BAD, "--workspace-gen", "1", "--receipt", t["a"]],
+                          "--model", BAD, "--workspace-gen", "1", "--receipt", t["a"],
+                          "--attempt-id", "a1", "--dir", t["a"].parent],
     "--pair": lambda t: ["classify", str(t["a"]) + BAD, t["b"]],
     "--ledger": lambda t: ["halt", "audit", str(t["ledger"]) + BAD],
 }

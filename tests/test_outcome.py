@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from gate.decide import outcome as _outcome
 from gate.decide.outcome import (
     ERROR,
     FAILURE,
@@ -11,11 +14,21 @@ from gate.decide.outcome import (
     SKIPPED,
     ProcessResult,
     case_status,
-    from_junit,
     from_process,
 )
+from gate.decide.outcome import from_junit as _from_junit
 
 CODES = (124, 137)
+
+
+def from_junit(*args: Any, **kwargs: Any) -> _outcome.Outcome:
+    """from_junit for a selector ``t`` and a report holding no test case (row 6 without the
+    typo rule, tested on its own below)."""
+    kwargs.setdefault("classname", None)
+    kwargs.setdefault("name", "t")
+    kwargs.setdefault("names", [])
+    kwargs.setdefault("seen", "unknown")
+    return _from_junit(*args, **kwargs)
 
 
 @pytest.mark.parametrize(
@@ -142,3 +155,118 @@ def test_row8_hypothesis_errors_do_not_touch_a_passing_case() -> None:
     got = from_junit(ProcessResult(0), CODES, report_found=True, matches=[PASSED],
                      report_has_red=False, hypothesis_errors=("DeadlineExceeded",))
     assert got.outcome == "pass"
+
+
+# --- row 6: a selector that matches nothing: a typo, or a test that did not run (class 8) ------
+
+NAMES = [("suite", "test_round_trip"), ("suite", "test_total"), ("suite", "test_unicode"),
+         ("other", "test_x")]
+
+
+def unmatched(proc: ProcessResult, seen: str, classname: str | None = "suite",
+              names: list[tuple[str, str]] | None = None) -> Any:
+    return _outcome.not_matched(proc, CODES, classname=classname, name="test_totl",
+                                names=NAMES if names is None else names, seen=seen)
+
+
+@pytest.mark.parametrize("proc", [OK, RED, ProcessResult(2, None, False, 9),
+                                  ProcessResult(5, None, False, 9),
+                                  ProcessResult(0, None, False, 0)])  # also an empty body
+@pytest.mark.parametrize("seen", [_outcome.SEEN_UNKNOWN, _outcome.NOT_COLLECTED])
+def test_a_selector_typo_is_an_error_whatever_the_exit_status(proc: ProcessResult,
+                                                               seen: str) -> None:
+    with pytest.raises(_outcome.SelectorTypo) as caught:
+        unmatched(proc, seen)
+    message = caught.value.message
+    assert message.startswith("classname 'suite', name 'test_totl' matches no test case in "
+                              "the report; nearest: 'suite.test_total', ")
+    if seen == _outcome.SEEN_UNKNOWN:  # the JUnit route says what to do for either cause
+        assert "a typo? fix it" in message and "-x/--maxfail" in message
+        assert "--gate-stamps" in message
+    else:
+        assert "pytest collected no test of that name" in message
+
+
+def test_the_newcomer_case_red_run_and_a_typo_is_an_error_not_a_rerun() -> None:
+    # the run exits 1 (a real red elsewhere); the manifest names test_totl for test_total
+    with pytest.raises(_outcome.SelectorTypo):
+        _from_junit(RED, CODES, report_found=True, matches=[], report_has_red=True,
+                    classname="suite", name="test_totl", names=NAMES,
+                    seen=_outcome.SEEN_UNKNOWN)
+
+
+@pytest.mark.parametrize(("proc", "row", "words"), [
+    (ProcessResult(None, 9, True, 10), 1, "wall-clock"),
+    (ProcessResult(None, 15, False, 10), 2, "signal 15"),
+    (ProcessResult(124, None, False, 10), 4, "timeout code"),
+])
+@pytest.mark.parametrize("seen", _outcome.SEEN)
+def test_a_run_cut_short_did_not_reach_the_test(proc: ProcessResult, row: int, words: str,
+                                                seen: str) -> None:
+    got = unmatched(proc, seen)
+    assert (got.outcome, got.row) == ("resource_exit", row) and words in got.note
+
+
+@pytest.mark.parametrize("seen", _outcome.SEEN)
+def test_a_report_without_test_cases_is_not_a_typo(seen: str) -> None:
+    got = unmatched(RED, seen, names=[])
+    assert (got.outcome, got.row, got.note) == ("resource_exit", 6, "not in JUnit report")
+    assert unmatched(ProcessResult(0, None, False, 0), seen, names=[]).outcome == "empty_body"
+
+
+@pytest.mark.parametrize("seen", _outcome.SEEN)
+def test_a_collection_failure_is_not_a_typo(seen: str) -> None:
+    # pytest stops before any test runs when a file fails to collect: fix that, not a rerun
+    got = _outcome.not_matched(ProcessResult(2, None, False, 9), CODES, classname="suite",
+                               name="test_totl", names=NAMES, seen=seen,
+                               collection_errors=["tests.test_a", "b", "c", "d"])
+    assert (got.outcome, got.row) == ("resource_exit", 6)
+    assert got.note == ("not in JUnit report: the test collection failed (tests.test_a, b, c "
+                        "and 1 more)")
+    assert _from_junit(ProcessResult(2, None, False, 9), CODES, report_found=True, matches=[],
+                       report_has_red=True, classname="suite", name="test_totl", names=NAMES,
+                       seen=seen, collection_errors=["m"]).note == (
+        "not in JUnit report: the test collection failed (m)")
+
+
+@pytest.mark.parametrize("proc", [OK, RED, ProcessResult(2, None, False, 9)])
+def test_the_plugin_knows_a_deselected_or_unreached_test_exists(proc: ProcessResult) -> None:
+    got = unmatched(proc, _outcome.DESELECTED)
+    assert (got.outcome, got.row) == ("resource_exit", 6)
+    assert got.note == ("not in JUnit report: collected, then deselected (-k, -m, --deselect, "
+                        "--lf): it did not run")
+    got = unmatched(proc, _outcome.NOT_REACHED)
+    assert (got.outcome, got.row) == ("resource_exit", 6)
+    assert got.note == ("not in JUnit report: collected, but the session stopped before its "
+                        f"result (exit status {proc.exit_code}: -x, --maxfail or an interrupt)")
+
+
+def test_nearest_names_follow_the_selector_spelling() -> None:
+    by_name = _outcome.nearest(None, "test_totl", NAMES)
+    assert by_name[0] == "test_total" and len(by_name) == 3 and all("." not in n for n in by_name)
+    assert _outcome.nearest("suite", "test_totl", NAMES)[0] == "suite.test_total"
+    assert len(_outcome.nearest("zzz", "qqq", NAMES)) == 3  # always some names to show
+    with pytest.raises(ValueError):
+        unmatched(RED, "guess")
+
+
+def test_from_junit_sends_every_unmatched_selector_through_not_matched(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def spy(proc: ProcessResult, codes: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return _outcome.Outcome("resource_exit", 6, "spied")
+
+    monkeypatch.setattr(_outcome, "not_matched", spy)
+    got = _from_junit(RED, CODES, report_found=True, matches=[], report_has_red=True,
+                      classname="c", name="n", names=NAMES, seen=_outcome.DESELECTED)
+    assert got.note == "spied" and calls == [{"classname": "c", "name": "n", "names": NAMES,
+                                              "seen": _outcome.DESELECTED,
+                                              "collection_errors": ()}]
+    # and never for a selector that matched, or a report that was not written
+    _from_junit(RED, CODES, report_found=True, matches=[PASSED], report_has_red=True,
+                classname="c", name="n", names=NAMES, seen=_outcome.SEEN_UNKNOWN)
+    _from_junit(RED, CODES, report_found=False, matches=[], report_has_red=False,
+                classname="c", name="n", names=[], seen=_outcome.SEEN_UNKNOWN)
+    assert len(calls) == 1

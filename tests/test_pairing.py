@@ -26,8 +26,8 @@ DAY = 86_400
 LOCAL, FREE = "local-pinned", "free-server"
 
 # property: (local behaviour, free behaviour, expected action). Extra handling per property is
-# listed below the table; behaviours are those of tests/property_suite/prop_suite.py, and
-# "absent" means the manifest names a testcase the report does not have.
+# listed below the table; behaviours are those of tests/property_suite/prop_suite.py. (A
+# manifest naming a testcase the report does not have is a typo, exit 2: issue 14 class 8.)
 TABLE: dict[str, tuple[str, str, str]] = {
     "p01": ("pass", "pass", "accept_candidate"),
     "p02": ("pass", "fail", "freeze_inside_server_class"),  # allowlisted, card expiry ahead
@@ -39,7 +39,7 @@ TABLE: dict[str, tuple[str, str, str]] = {
     "p08": ("error", "pass", "reject_run_retry_new_id"),
     "p09": ("pass", "skip", "reject_run_retry_new_id"),
     "p10": ("skip", "skip", "reject_run_retry_new_id"),
-    "p11": ("absent", "absent", "reject_run_retry_new_id"),
+    "p11": ("error", "error", "reject_run_retry_new_id"),
     "p12": ("pass", "pass", "reject_missing_stamp"),  # not in the free-server manifest
     "p13": ("pass", "pass", "reject_fixture_mismatch"),  # fixture edited between the runs
     "p14": ("pass", "pass", "accept_candidate"),  # local rerun: pass again (agrees)
@@ -66,7 +66,7 @@ RERUN_LABELS = {
 }
 # What each behaviour must be stamped as (SPEC §3), independent of gate.decide.outcome.
 OUTCOME = {"pass": "pass", "fail": "assert_fail", "error": "resource_exit",
-           "skip": "resource_exit", "xfail": "resource_exit", "absent": "resource_exit"}
+           "skip": "resource_exit", "xfail": "resource_exit"}
 
 POLICY = f"""
 allowlist:
@@ -82,7 +82,7 @@ allowlist:
 
 
 def _plan(which: int) -> dict[str, str]:
-    return {p: row[which] for p, row in TABLE.items() if row[which] != "absent"}
+    return {p: row[which] for p, row in TABLE.items()}
 
 
 def _stamp(ws: Path, manifest: str, server_class: str, out: str, prefix: str,
@@ -102,8 +102,6 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for n, name in enumerate(TABLE, start=1):
         expiry = NOW - 1 if name == "p04" else NOW + 7 * DAY
         entry = make_property(ws, name, seed=n, expires=expiry)
-        if TABLE[name][0] == "absent":
-            entry["junit"]["name"] = "test_prop[missing]"
         if name == "p23":
             entry["location"] = {"path": "prop_suite.py", "line": 40}
         entries.append(entry)

@@ -31,6 +31,7 @@ from tests.core_helpers import (
     SHA_Y,
     TEST_ID,
     binding_record,
+    bootstrapped,
     card,
     run_cli,
     run_record,
@@ -136,7 +137,8 @@ def _run_kind(kind: str, document: Any, tmp: Path) -> int:
         (tmp / "d.diff").write_bytes(DIFF)
         (tmp / "p.txt").write_bytes(PROMPT)
         return run_cli("receipt", "verify", "--diff", tmp / "d.diff", "--prompt", tmp / "p.txt",
-                       "--model", "m-1", "--workspace-gen", "4", "--receipt", bad).code
+                       "--model", "m-1", "--workspace-gen", "4", "--receipt", bad,
+                       *bootstrapped(bad.parent, "4")).code
     if kind == "binding":
         book = ledger.Ledger(tmp / "l.jsonl")
         book.bind("run-1", "lab.invalid", "api.lab.invalid", MARKER)

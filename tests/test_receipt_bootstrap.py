@@ -37,9 +37,10 @@ def write(files: dict[str, Path], out: Path, gen: str) -> None:
     assert result.code == 0, result
 
 
-def verify(files: dict[str, Path], receipt: Path, gen: str, *extra: object) -> Result:
+def verify(files: dict[str, Path], receipt: Path, gen: str | None, *extra: object) -> Result:
+    given = [] if gen is None else ["--workspace-gen", gen]
     return run_cli("receipt", "verify", "--diff", files["diff"], "--prompt", files["prompt"],
-                   "--model", "m", "--workspace-gen", gen, "--receipt", receipt, *extra)
+                   "--model", "m", *given, "--receipt", receipt, *extra)
 
 
 def test_bootstrap_mints_records_and_creates(files: dict[str, Path]) -> None:
@@ -74,29 +75,50 @@ def test_bootstrap_refuses_a_linked_folder(files: dict[str, Path], tmp_path: Pat
 def test_a_receipt_in_its_attempt_folder_accepts(files: dict[str, Path]) -> None:
     gen = bootstrap(files, "a1")
     write(files, files["dir"] / "a1" / "receipt.json", gen)
-    for extra in ((), ("--attempt-id", "a1", "--dir", files["dir"])):
-        result = verify(files, files["dir"] / "a1" / "receipt.json", gen, *extra)
+    for given in (gen, None):  # the bootstrap's printed generation, or the minted one
+        result = verify(files, files["dir"] / "a1" / "receipt.json", given,
+                        "--attempt-id", "a1", "--dir", files["dir"])
         assert (result.code, result.out) == (0, "accept\n"), result
 
 
 def test_a_receipt_outside_the_attempt_it_claims_rejects(files: dict[str, Path]) -> None:
     gen1, gen2 = bootstrap(files, "a1"), bootstrap(files, "a2")
     write(files, files["dir"] / "a2" / "receipt.json", gen1)  # a1's generation, a2's folder
+    for given in (gen1, None):
+        result = verify(files, files["dir"] / "a2" / "receipt.json", given,
+                        "--attempt-id", "a1", "--dir", files["dir"])
+        assert (result.code, result.out.strip().split(",")[0]) == (1, "reject: receipt_location")
+    # claiming the folder it is in: it names a generation other than the one minted there
+    for given in (gen2, None):
+        result = verify(files, files["dir"] / "a2" / "receipt.json", given,
+                        "--attempt-id", "a2", "--dir", files["dir"])
+        assert (result.code, result.out) == (1, "reject: workspace_generation\n"), result
+    # and a generation given that is not the minted one rejects even a matching receipt
     result = verify(files, files["dir"] / "a2" / "receipt.json", gen1,
-                    "--attempt-id", "a1", "--dir", files["dir"])
-    assert (result.code, result.out.strip().split(",")[0]) == (1, "reject: receipt_location")
-    # without the attempt id, the folder's own record still decides
-    result = verify(files, files["dir"] / "a2" / "receipt.json", gen1)
-    assert result.code == 1 and "workspace_generation" in result.out
-    assert gen2 != gen1
+                    "--attempt-id", "a2", "--dir", files["dir"])
+    assert (result.code, result.out) == (1, "reject: workspace_generation\n"), result
+
+
+def test_a_receipt_in_another_folder_under_the_same_name_rejects(files: dict[str, Path],
+                                                                 tmp_path: Path) -> None:
+    gen = bootstrap(files, "a1")
+    copy = tmp_path / "elsewhere" / "a1" / "receipt.json"
+    write(files, copy, gen)  # the right name, the wrong folder
+    result = verify(files, copy, gen, "--attempt-id", "a1", "--dir", files["dir"])
+    assert (result.code, result.out) == (1, "reject: receipt_location\n"), result
+    nested = files["dir"] / "a1" / "sub" / "receipt.json"
+    write(files, nested, gen)  # directly inside, not somewhere below
+    result = verify(files, nested, gen, "--attempt-id", "a1", "--dir", files["dir"])
+    assert (result.code, result.out) == (1, "reject: receipt_location\n"), result
 
 
 def test_a_receipt_not_in_a_bootstrapped_folder_rejects_when_an_attempt_is_claimed(
         files: dict[str, Path]) -> None:
     loose = files["dir"] / "a1" / "receipt.json"
     write(files, loose, "g")
-    result = verify(files, loose, "g", "--attempt-id", "a1", "--dir", files["dir"])
-    assert (result.code, result.out) == (1, "reject: receipt_location\n")
+    for given in ("g", None):
+        result = verify(files, loose, given, "--attempt-id", "a1", "--dir", files["dir"])
+        assert result.code == 1 and result.out.startswith("reject: receipt_location"), result
 
 
 def test_a_receipt_left_by_a_previous_generation_rejects(files: dict[str, Path]) -> None:
@@ -118,11 +140,18 @@ def test_a_folder_renamed_to_another_attempt_rejects(files: dict[str, Path]) -> 
     assert (result.code, result.out) == (1, "reject: receipt_location\n")
 
 
-def test_verify_needs_attempt_id_and_dir_together(files: dict[str, Path]) -> None:
+@pytest.mark.parametrize("drop", ["--attempt-id", "--dir", "both"])
+def test_verify_always_needs_the_attempt_and_its_folder(files: dict[str, Path],
+                                                        drop: str) -> None:
     gen = bootstrap(files, "a1")
     write(files, files["dir"] / "a1" / "r.json", gen)
-    assert_bad_input(verify(files, files["dir"] / "a1" / "r.json", gen, "--attempt-id", "a1"),
-                     "--attempt-id")
+    place = {"--attempt-id": "a1", "--dir": str(files["dir"])}
+    extra = [x for flag, value in place.items() if drop not in (flag, "both")
+             for x in (flag, value)]
+    result = verify(files, files["dir"] / "a1" / "r.json", gen, *extra)
+    assert result.code == 2 and "required" in result.err, result
+    assert (drop if drop != "both" else "--attempt-id") in result.err
+    assert result.out == ""
 
 
 def test_the_action_receipt_route_uses_the_same_rule(files: dict[str, Path]) -> None:
@@ -132,5 +161,5 @@ def test_the_action_receipt_route_uses_the_same_rule(files: dict[str, Path]) -> 
     bootstrap(files, "a2")
     write(files, files["dir"] / "a2" / "receipt.json", gen)
     result = load.verify_receipt_files(files["dir"] / "a2" / "receipt.json", str(files["diff"]),
-                                       str(files["prompt"]), "m", gen)
+                                       str(files["prompt"]), "m", None, "a2", files["dir"])
     assert not result.accepted and "workspace_generation" in result.mismatches

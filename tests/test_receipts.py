@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from gate.records import receipts
-from tests.core_helpers import Result, assert_bad_input, run_cli, sha256_hex, write_json
+from tests.core_helpers import (
+    Result,
+    assert_bad_input,
+    bootstrapped,
+    run_cli,
+    sha256_hex,
+    write_json,
+)
 
 DIFF = b"--- a/x\n+++ b/x\n@@\n-1\n+2\n"
 PROMPT = b"Review the patch for x."
@@ -197,8 +204,10 @@ def write(files: dict[str, Path], out: Path, *extra: object, verdict: str = "pas
 
 def verify(files: dict[str, Path], receipt: Path, model: str = "reviewer-1",
            gen: str = "3", *extra: object) -> Result:
+    """Verify ``receipt`` in its own attempt folder, bootstrapped with generation 3."""
     return run_cli("receipt", "verify", "--diff", files["diff"], "--prompt", files["prompt"],
-                   "--model", model, "--workspace-gen", gen, "--receipt", receipt, *extra)
+                   "--model", model, "--workspace-gen", gen, "--receipt", receipt,
+                   *bootstrapped(receipt.parent, "3"), *extra)
 
 
 @pytest.mark.parametrize("fmt", ["json", "in-toto"])

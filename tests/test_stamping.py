@@ -88,6 +88,92 @@ def test_a_selector_matching_no_test_case_is_an_error_naming_the_nearest(ws: Pat
     assert not (ws / "stamps").exists() or not list((ws / "stamps").iterdir())
 
 
+def test_newcomer_red_run_and_a_typo_is_exit_2_not_a_rerun(ws: Path) -> None:
+    # issue 14 class 8, as a newcomer hit it: the run is red (p02 fails: exit 1) and the
+    # manifest names test_prop[p6] for test_prop[p06]. It used to stamp resource_exit ("rerun").
+    manifest = json.loads(json.dumps(__import__("yaml").safe_load((ws / "gate.yml").read_text())))
+    manifest["properties"][5]["junit"]["name"] = "test_prop[p6]"
+    write_manifest(ws / "gate.yml", manifest["properties"])
+    done = gate("stamp", "--manifest", "gate.yml", "--server-class", LOCAL, "--junit",
+                "report.xml", "--out", "stamps", "--", *pytest_command("report.xml"), cwd=ws,
+                plan={"p02": "fail"})
+    assert "1 failed" in done.stdout  # the run really was red
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("gate: error: gate.yml: properties.5.junit (test 'p06'): "), line
+    assert "'test_prop[p6]'" in line and "nearest: " in line, line
+    assert "'prop_suite.test_prop[p06]'" in line.split("nearest: ")[1], line
+    assert "a typo? fix it" in line and "--gate-stamps" in line, line  # both causes answered
+    assert not (ws / "stamps").exists() or not list((ws / "stamps").iterdir())
+
+
+REPORT = ('<testsuite><testcase classname="prop_suite" name="test_prop[p01]"/>'
+          '<testcase classname="prop_suite" name="test_prop[p02]"><failure/></testcase>'
+          '</testsuite>')
+
+
+@pytest.mark.parametrize("exit_code", ["0", "1", "2", "5"])
+@pytest.mark.parametrize(("selector", "flag"), [
+    (["--junit-classname", "prop_suite", "--junit-name", "test_prop[p1]"],
+     "--junit-classname/--junit-name"),
+    (["--junit-name", "test_prop[p1]"], "--junit-name"),
+    ([], "--test-id/--junit-name"),  # the name defaults to the test id, p01: a typo too
+])
+def test_a_bare_selector_typo_is_exit_2_whatever_the_exit_status(
+        ws: Path, exit_code: str, selector: list[str], flag: str) -> None:
+    (ws / "r.xml").write_text(REPORT)
+    done = gate(*single(ws, "--junit", "r.xml", *selector, "--exit-code", exit_code), cwd=ws)
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip()
+    assert line.startswith(f"gate: error: gate stamp: {flag}: "), line
+    assert "matches no test case in the report; nearest: " in line
+    assert "'test_prop[p01]'" in line or "'prop_suite.test_prop[p01]'" in line, line
+    assert not (ws / "out").exists()
+
+
+@pytest.mark.parametrize("exit_code", ["124", "137"])
+def test_a_run_that_hit_the_timeout_did_not_reach_the_test(ws: Path, exit_code: str) -> None:
+    (ws / "r.xml").write_text(REPORT)
+    done = gate(*single(ws, "--junit", "r.xml", "--junit-name", "test_prop[p1]",
+                        "--exit-code", exit_code), cwd=ws)
+    assert done.returncode == 0, done.stderr
+    assert stamp_of(ws)["outcome"] == "resource_exit"
+    assert "timeout code" in stamp_of(ws)["note"]
+
+
+def test_a_report_without_test_cases_is_not_a_typo(ws: Path) -> None:
+    (ws / "r.xml").write_text("<testsuite/>")
+    done = gate(*single(ws, "--junit", "r.xml", "--exit-code", "2"), cwd=ws)
+    assert done.returncode == 0, done.stderr
+    assert (stamp_of(ws)["outcome"], stamp_of(ws)["note"]) == ("resource_exit",
+                                                               "not in JUnit report")
+
+
+def test_a_stop_early_run_fails_closed_on_the_junit_route(ws: Path) -> None:
+    # pytest -x stops at p02's failure: p03..p06 never ran, and JUnit cannot tell that from a
+    # typo. Fail closed, and the error says what to do for each cause.
+    done = gate("stamp", "--manifest", "gate.yml", "--server-class", LOCAL, "--junit",
+                "report.xml", "--out", "stamps", "--", *pytest_command("report.xml"), "-x",
+                cwd=ws, plan={"p02": "fail"})
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "properties.2.junit (test 'p03')" in line, line
+    assert "Left out of the run (-k/-m, -x/--maxfail" in line and "--gate-stamps" in line
+
+
+def test_a_collection_error_is_not_a_typo(ws: Path) -> None:
+    # a test file that cannot be imported: pytest stops after collection (exit 2), the report
+    # holds only <error message="collection failure">; the gate can tell nothing ran
+    (ws / "prop_broken.py").write_text("import no_such_module_for_the_gate\n")
+    done = gate("stamp", "--manifest", "gate.yml", "--server-class", LOCAL, "--junit",
+                "report.xml", "--out", "stamps", "--", *pytest_command("report.xml"),
+                "prop_broken.py", cwd=ws)
+    assert done.returncode == 0, done.stderr
+    for stamp in read_stamps(ws / "stamps").values():
+        assert (stamp["outcome"], stamp["exit_code"]) == ("resource_exit", 2)
+        assert stamp["note"] == "not in JUnit report: the test collection failed (prop_broken)"
+
+
 def test_all_green_run_exits_0_and_stamps_pass(ws: Path) -> None:
     write_manifest(ws / "two.yml", [make_property(ws, "p01", seed=1),
                                     make_property(ws, "p02", seed=2)])

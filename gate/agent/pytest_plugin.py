@@ -22,10 +22,14 @@ their own), and the outcome is decided by :func:`gate.decide.outcome.from_junit`
 exit status, and the stamp built by :func:`gate.agent.stamping.build_stamp`. So: an assertion
 failure
 is ``assert_fail``; an error in set-up or teardown, a skip or xfail is ``resource_exit``; a test
-that did not run (deselected, not collected, session interrupted) is not in the report and is
-``resource_exit`` ("not in JUnit report"); a passing test in a session whose exit status does
-not agree (interrupted, internal error) is ``resource_exit``; a run that changed its own card,
-fixtures or sampler output is ``resource_exit``.
+that pytest collected but that did not run (deselected, or the session stopped before it: ``-x``,
+``--maxfail``, an interrupt) is not in the report and is ``resource_exit``, its note saying
+which; a selector that matches no collected test, in a session that produced testcases, is a
+typo: no stamp is written, the session exits 2 naming the manifest entry and the nearest
+testcase names (:func:`gate.decide.outcome.not_matched` decides, for every route); a
+passing test in a session whose exit status does not agree (interrupted, internal error) is
+``resource_exit``; a run that changed its own card, fixtures or sampler output is
+``resource_exit``.
 
 **One deliberate difference.** JUnit writes ``<failure>`` for any exception raised by the test
 function; the plugin sees the exception. A call-phase failure whose exception is not an
@@ -217,19 +221,47 @@ def lookup(cases: list[_Case], classname: str | None, name: str) -> list[_Case]:
     return [c for c in cases if c.key[1] == name and (classname is None or c.key[0] == classname)]
 
 
+@dataclass
+class Collected:
+    """What pytest collected, as (classname, name) keys: the tests selected to run and those
+    deselected (``-k``, ``-m``, ``--deselect``, ``--lf``). ``selected`` stays None when this
+    process did not collect (an xdist controller): then nothing is known."""
+
+    selected: set[tuple[str, str]] | None = None
+    deselected: set[tuple[str, str]] = field(default_factory=set)
+    #: the names of the files that failed to collect (as JUnit names them), in order
+    failed: list[str] = field(default_factory=list)
+
+    def seen(self, classname: str | None, name: str) -> str:
+        """What was seen before the run of a selector that matched no testcase
+        (:data:`gate.decide.outcome.SEEN`), for :func:`gate.decide.outcome.not_matched`."""
+        from gate.decide import outcome
+
+        if self.selected is None:
+            return outcome.SEEN_UNKNOWN
+        if lookup([_Case(k) for k in self.selected], classname, name):
+            return outcome.NOT_REACHED
+        if lookup([_Case(k) for k in self.deselected], classname, name):
+            return outcome.DESELECTED
+        return outcome.NOT_COLLECTED
+
+
 # --- the plugin ---------------------------------------------------------------------------------
 
 
 class StampPlugin:
     def __init__(self, prepared: list[Any], run_ids: list[str], out: Path, server_class: str,
-                 timeout_codes: tuple[int, ...], worker: bool = False) -> None:
+                 timeout_codes: tuple[int, ...], worker: bool = False,
+                 manifest: str = ".github/gate.yml") -> None:
         self.prepared = prepared
+        self.manifest = manifest
         self.run_ids = run_ids
         self.out = out
         self.server_class = server_class
         self.timeout_codes = timeout_codes
         self.worker = worker
         self.cases = Cases()
+        self.collected = Collected()
         self.started = time.monotonic()
         self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
         self.refused = False  # the cards could not govern the collected tests: no stamps
@@ -256,7 +288,7 @@ class StampPlugin:
         store = config.getoption("gate_store")
         prepared = [stamping.prepare(p, root, Path(store) if store else None) for p in props]
         return cls(prepared, run_ids, out, config.getoption("gate_server_class"),
-                   tuple(pol.timeout_exit_codes), worker)
+                   tuple(pol.timeout_exit_codes), worker, str(config.getoption("gate_manifest")))
 
     # --- the sample card governs every gated test (gate.agent.hypothesis_card) ------------------
 
@@ -283,6 +315,12 @@ class StampPlugin:
             pytest.exit(f"gate: error: the sample card cannot govern {len(problems)} gated "
                         f"test{'s' if len(problems) > 1 else ''} (no test ran): {shown}",
                         returncode=2)
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.collected.deselected.update(junit_key(item.nodeid) for item in items)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.collected.selected = {junit_key(item.nodeid) for item in session.items}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
@@ -332,6 +370,8 @@ class StampPlugin:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         self.cases.add_collect(report)
+        if report.failed:
+            self.collected.failed.append(junit_key(report.nodeid)[1])
 
     def pytest_internalerror(self) -> None:
         self.cases.add_internal_error()
@@ -345,9 +385,11 @@ class StampPlugin:
 
         try:
             written = self.write(int(session.exitstatus))
-        except GateInputError as exc:
-            session.config.get_terminal_writer().line(f"gate: error: {exc}", red=True)
-            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        except GateInputError as exc:  # bad input (a selector typo, a taken run id): exit 2
+            writer = session.config.get_terminal_writer()
+            writer.line()  # after the progress line
+            writer.line(f"gate: error: {exc}", red=True)
+            session.exitstatus = 2
         else:
             reporter = session.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
@@ -358,17 +400,23 @@ class StampPlugin:
         return result
 
     def decide(self, prepared: Any, exit_code: int) -> Any:
+        from gate.agent import stamping
         from gate.decide import outcome
 
         cases = self.cases.all()
-        matches = lookup(cases, prepared.prop.junit_classname, prepared.prop.junit_name)
+        classname, name = prepared.prop.junit_classname, prepared.prop.junit_name
+        matches = lookup(cases, classname, name)
         proc = outcome.ProcessResult(exit_code, None, False, None, None)
         has_red = any(c.status in (FAILURE, ERROR) for c in cases)
         raised = matches[0].raised if len(matches) == 1 else ()
-        decided = outcome.from_junit(proc, self.timeout_codes, report_found=True,
-                                     matches=[c.status for c in matches],
-                                     report_has_red=has_red,
-                                     hypothesis_errors=outcome.hypothesis_errors(raised))
+        index = next((str(i) for i, p in enumerate(self.prepared) if p is prepared), "?")
+        decided = stamping.decide_junit(
+            proc, self.timeout_codes, classname=classname, name=name,
+            statuses=[c.status for c in matches], names=[c.key for c in cases],
+            report_has_red=has_red, seen=self.collected.seen(classname, name),
+            hypothesis_errors=outcome.hypothesis_errors(raised),
+            place=(self.manifest, f"properties.{index}.junit (test {prepared.prop.test_id!r})"),
+            collection_errors=self.collected.failed)
         if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
             decided = outcome.Outcome(outcome.RESOURCE_EXIT, decided.row,
                                       f"the test call failed with {matches[0].crash}, not "
@@ -388,12 +436,13 @@ class StampPlugin:
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
         when = int(time.time())
         built = []
-        for item, run_id in zip(self.prepared, self.run_ids, strict=True):
+        decisions = [self.decide(item, exit_code) for item in self.prepared]  # typos first
+        for item, run_id, decided in zip(self.prepared, self.run_ids, decisions, strict=True):
             matches = lookup(self.cases.all(), item.prop.junit_classname, item.prop.junit_name)
             one = matches[0] if len(matches) == 1 else None
             built.append(stamping.build_stamp(
                 item, server_class=self.server_class, run_id=run_id,
-                decided=self.decide(item, exit_code), proc=proc, source=SOURCE,
+                decided=decided, proc=proc, source=SOURCE,
                 written_at=when, ran=True, hypothesis=one.hypothesis if one else None,
                 failure=one.failure if one else None))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]

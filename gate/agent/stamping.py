@@ -17,7 +17,12 @@ Rules the issue leaves open, decided here:
 * a JUnit report that was not written at all gives ``resource_exit`` stamps (the run happened
   and the stamp says so); a report that is malformed, too large or carries a DOCTYPE is bad
   input (exit 2, no stamps);
-* all target files are checked before the run, so a taken run id fails fast (exit 2).
+* all target files are checked before the run, so a taken run id fails fast (exit 2);
+* a JUnit selector (a manifest entry's, or the bare ``--test-id``/``--junit-name``) that
+  matches no test case of a report holding test cases is a typo, whatever the run's exit
+  status, unless the run was cut short (timeout, signal): exit 2 naming the entry and the
+  nearest test case names, no stamps (:func:`gate.decide.outcome.not_matched`; a JUnit report
+  cannot tell a test left out by ``-k`` or ``-x`` from a typo, so it fails closed).
 """
 
 from __future__ import annotations
@@ -334,21 +339,56 @@ class Request:
     timeout: float | None = None
     recorded: outcome.ProcessResult | None = None
     assertion_failed: bool = False
-    #: The manifest the properties came from: its junit selectors must match a test case.
+    #: The manifest the properties came from (named when a junit selector is a typo).
     manifest: str | None = None
 
 
+def selector_place(request: Request, index: int) -> tuple[str, str]:
+    """Where property ``index``'s JUnit selector was written: (file, field) for an error."""
+    prop = request.properties[index]
+    if request.manifest is not None:
+        return request.manifest, f"properties.{index}.junit (test {prop.test_id!r})"
+    flags = "--junit-name" if prop.junit_name != prop.test_id else "--test-id/--junit-name"
+    return "gate stamp", ("--junit-classname/" if prop.junit_classname else "") + flags
+
+
+def decide_junit(proc: outcome.ProcessResult, timeout_codes: Collection[int], *,
+                 classname: str | None, name: str, statuses: Sequence[str],
+                 names: Sequence[tuple[str, str]], report_has_red: bool, seen: str,
+                 hypothesis_errors: Sequence[str], place: tuple[str, str],
+                 collection_errors: Sequence[str] = ()) -> outcome.Outcome:
+    """:func:`gate.decide.outcome.from_junit` for one property of a written report (every
+    route: ``gate stamp --junit``, the pytest plugin), with a selector typo made bad input
+    (exit 2) naming ``place``: the manifest file and entry, or the flags."""
+    try:
+        return outcome.from_junit(proc, timeout_codes, report_found=True, matches=statuses,
+                                  report_has_red=report_has_red, classname=classname,
+                                  name=name, names=names, seen=seen,
+                                  hypothesis_errors=hypothesis_errors,
+                                  collection_errors=collection_errors)
+    except outcome.SelectorTypo as typo:
+        raise GateInputError(place[0], place[1], typo.message) from None
+
+
 def _decide(request: Request, proc: outcome.ProcessResult, report: junit.Report | None,
-            prop: Property) -> outcome.Outcome:
+            index: int) -> outcome.Outcome:
+    prop = request.properties[index]
     if request.junit_path is None:
         return outcome.from_process(proc, request.timeout_codes, request.assertion_failed)
-    matches = report.lookup(prop.junit_classname, prop.junit_name) if report else []
-    errors = report.hypothesis_errors(prop.junit_classname, prop.junit_name) if report else ()
-    return outcome.from_junit(proc, request.timeout_codes, report_found=report is not None,
-                              matches=matches,
-                              report_has_red=report.has_red if report else False,
-                              hypothesis_errors=errors,
-                              collection_errors=report.collection_errors if report else ())
+    if report is None:
+        return outcome.from_junit(proc, request.timeout_codes, report_found=False, matches=[],
+                                  report_has_red=False, classname=prop.junit_classname,
+                                  name=prop.junit_name, names=[], seen=outcome.SEEN_UNKNOWN)
+    # A JUnit report says only what ran: a test left out of the run looks like a typo.
+    return decide_junit(proc, request.timeout_codes, classname=prop.junit_classname,
+                        name=prop.junit_name,
+                        statuses=report.lookup(prop.junit_classname, prop.junit_name),
+                        names=report.names(), report_has_red=report.has_red,
+                        seen=outcome.SEEN_UNKNOWN,
+                        hypothesis_errors=report.hypothesis_errors(prop.junit_classname,
+                                                                   prop.junit_name),
+                        place=selector_place(request, index),
+                        collection_errors=report.collection_errors)
 
 
 def stamp_run(
@@ -384,20 +424,12 @@ def stamp_run(
         assert request.recorded is not None
         proc = request.recorded
     report = junit.load(request.junit_path) if request.junit_path is not None else None
-    # A run that finished green (exit 0) and wrote test cases, but none for a manifest
-    # selector: the selector is a typo (or names a test that never runs), not a run to retry.
-    # An interrupted, failing or killed run may simply not have reached the test.
-    if (report is not None and request.manifest is not None and proc.exit_code == 0
-            and not proc.timed_out and proc.signal is None):
-        for index, prop in enumerate(request.properties):
-            junit.check_selector(report, prop.junit_classname, prop.junit_name,
-                                 request.manifest, f"properties.{index}.junit")
     source = "junit" if request.junit_path is not None else (
         "command" if request.command is not None else "recorded")
     when = int(time.time()) if written_at is None else written_at
     built: list[dict[str, Any]] = []
-    for item, run_id in zip(prepared, request.run_ids, strict=True):
-        decided = _decide(request, proc, report, item.prop)
+    decisions = [_decide(request, proc, report, index) for index in range(len(prepared))]
+    for item, run_id, decided in zip(prepared, request.run_ids, decisions, strict=True):
         if request.command is not None and not item.still_same():
             decided = outcome.Outcome(outcome.RESOURCE_EXIT, 0,
                                       "the card, fixtures or sampler output changed during "

@@ -95,7 +95,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         p.add_argument("--diff", required=True, metavar="F")
         p.add_argument("--prompt", required=True, metavar="F")
         p.add_argument("--model", required=True, metavar="ID")
-        p.add_argument("--workspace-gen", required=True, metavar="GEN")
+        p.add_argument("--workspace-gen", required=name == "write", metavar="GEN",
+                       help=None if name == "write" else
+                       "the bootstrap's generation: must be the one minted in DIR/A "
+                       "(default: that one)")
         if name == "write":
             p.add_argument("--verdict", required=True, metavar="pass|fail")
             p.add_argument("--reasons-file", required=True, metavar="F",
@@ -104,9 +107,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             p.add_argument("--format", choices=("json", "in-toto"), default="json")
         else:
             p.add_argument("--receipt", required=True, metavar="F")
-            p.add_argument("--attempt-id", metavar="A",
-                           help="with --dir: the receipt must be in DIR/A, bootstrapped")
-            p.add_argument("--dir", metavar="D", help="the folder given to receipt bootstrap")
+            p.add_argument("--attempt-id", required=True, metavar="A",
+                           help="the receipt must be in D/A, bootstrapped for A")
+            p.add_argument("--dir", required=True, metavar="D",
+                           help="the folder given to receipt bootstrap")
             p.add_argument("--json", action="store_true")
     p = _add(rsub, "bootstrap", "receipt:cmd_receipt_bootstrap",
              "mint the workspace generation (printed) and create DIR/ATTEMPT for the receipt; "

@@ -38,12 +38,9 @@ def cmd_receipt_write(args: argparse.Namespace) -> int:
 def cmd_receipt_verify(args: argparse.Namespace) -> int:
     from gate.records import load as records
 
-    if (args.attempt_id is None) != (args.dir is None):
-        raise GateInputError("gate receipt verify", "--attempt-id",
-                             "give --attempt-id and --dir together (the bootstrap's)")
     result = records.verify_receipt_files(Path(args.receipt), args.diff, args.prompt,
                                           args.model, args.workspace_gen, args.attempt_id,
-                                          Path(args.dir) if args.dir else None)
+                                          Path(args.dir))
     if args.json:
         print_json(result.to_record())
     else:

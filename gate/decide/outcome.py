@@ -23,10 +23,12 @@ are about the whole run: a killed or timed-out run's report, if any, is stale or
 #   condition                                                     outcome
 ==  ===========================================================  ===============
 5   no JUnit report was written                                   resource_exit
-6   the report does not mention the property's testcase           resource_exit
-    (when the report holds a collection failure, the note says the
-    test collection failed: deterministic, a re-run fails the same
-    way; see :data:`COLLECTION_NOTE`)
+6   the report does not mention the property's testcase, and the  resource_exit
+    test legitimately did not run (see :func:`not_matched`; when
+    the report holds a collection failure, the note says the test
+    collection failed: deterministic, a re-run fails the same way;
+    see :data:`COLLECTION_NOTE`); otherwise the selector is a
+    typo: :class:`SelectorTypo`
 7   the selector matches more than one testcase (ambiguous)       resource_exit
 8   the testcase has a ``<failure>`` raised by Hypothesis itself  resource_exit
     (``hypothesis.errors.DeadlineExceeded``, ``Flaky*``,
@@ -167,6 +169,98 @@ def case_status(results: Collection[str]) -> str:
     return PASSED
 
 
+#: What a route saw of a selector's test before the run (:func:`not_matched`): nothing (a
+#: JUnit report says only what ran), or, on the pytest plugin's routes, that pytest collected
+#: no test of that name, collected it and deselected it (``-k``, ``-m``, ``--deselect``,
+#: ``--lf``), or collected and selected it but the session stopped before it ran.
+SEEN_UNKNOWN, NOT_COLLECTED, DESELECTED, NOT_REACHED = (
+    "unknown", "not_collected", "deselected", "not_reached")
+SEEN = (SEEN_UNKNOWN, NOT_COLLECTED, DESELECTED, NOT_REACHED)
+
+
+class SelectorTypo(Exception):
+    """A selector that matches no test case where the gate cannot tell that the test
+    legitimately did not run: bad input (exit 2), never a stamp. ``message`` names the
+    selector, the nearest test case names in the report and what to do."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+def selector_text(classname: str | None, name: str) -> str:
+    return (f"classname {classname!r}, " if classname is not None else "") + f"name {name!r}"
+
+
+def nearest(classname: str | None, name: str, names: Iterable[tuple[str, str]],
+            count: int = 3) -> list[str]:
+    """The ``count`` test case names closest to the selector (difflib), as the selector
+    spells them (``classname.name``, or the name alone when it gives no classname)."""
+    import difflib
+
+    wanted = f"{classname}.{name}" if classname is not None else name
+    spelled = sorted({(f"{c}.{n}" if c else n) if classname is not None else n
+                      for c, n in names})
+    return difflib.get_close_matches(wanted, spelled, n=count, cutoff=0.0) or spelled[:count]
+
+
+#: What to do, by what the route saw (the JUnit route cannot tell a left-out test from a typo).
+_TYPO_HINT = {
+    SEEN_UNKNOWN: "a typo? fix it. Left out of the run (-k/-m, -x/--maxfail, an interrupt)? "
+                  "run every gated test to the end, or stamp with the pytest plugin "
+                  "(--gate-stamps), which tells the two apart",
+    NOT_COLLECTED: "pytest collected no test of that name: fix the selector",
+}
+
+
+def not_matched(
+    proc: ProcessResult,
+    timeout_codes: Collection[int],
+    *,
+    classname: str | None,
+    name: str,
+    names: Sequence[tuple[str, str]],
+    seen: str,
+    collection_errors: Sequence[str] = (),
+) -> Outcome:
+    """Row 6: a selector that matches no test case of a report that was written. The one place
+    that decides "a typo, or a test that did not run" (issue 14 class 8), for every route.
+
+    ``names`` are the (classname, name) of every test case in the report; ``seen`` what the
+    route saw of the selector's test before the run (one of :data:`SEEN`).
+
+    * The run was cut short (our wall-clock limit, a signal, a timeout exit status: rows 1, 2
+      and 4): ``resource_exit``, that row.
+    * The report holds no test case at all (the run never got to testing): ``resource_exit``.
+    * A test file failed to collect (``collection_errors``: the report's collection failures;
+      pytest stops before any test runs): ``resource_exit``, :func:`collection_note` (a typo,
+      if there is one, shows once the collection is fixed).
+    * The plugin saw the test collected, and deselected, or selected but never reached (the
+      session stopped first: ``-x``, ``--maxfail``, an interrupt): ``resource_exit`` saying so.
+    * Otherwise, whatever the run's exit status: :class:`SelectorTypo`. On the JUnit route a
+      stop-early run and a typo look alike; it fails closed and says what to do for each.
+    """
+    if seen not in SEEN:
+        raise ValueError(f"unknown seen {seen!r}")
+    early = _run_level(proc, timeout_codes)
+    if early is not None and early.outcome == RESOURCE_EXIT:
+        return early
+    if not names:
+        return early or Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
+    if collection_errors:
+        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
+    if seen == DESELECTED:
+        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report: collected, then deselected "
+                                         "(-k, -m, --deselect, --lf): it did not run")
+    if seen == NOT_REACHED:
+        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report: collected, but the session "
+                                         "stopped before its result (exit status "
+                                         f"{proc.exit_code}: -x, --maxfail or an interrupt)")
+    near = ", ".join(repr(n[:80]) for n in nearest(classname, name, names))
+    raise SelectorTypo(f"{selector_text(classname, name)} matches no test case in the report; "
+                       f"nearest: {near}; {_TYPO_HINT[seen]}")
+
+
 def from_junit(
     proc: ProcessResult,
     timeout_codes: Collection[int],
@@ -174,26 +268,30 @@ def from_junit(
     report_found: bool,
     matches: Sequence[str],
     report_has_red: bool,
+    classname: str | None,
+    name: str,
+    names: Sequence[tuple[str, str]],
+    seen: str,
     hypothesis_errors: Sequence[str] = (),
     collection_errors: Sequence[str] = (),
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
-    ``matches`` holds the status of every testcase the property's selector matched;
-    ``report_has_red`` says whether any testcase in the report has a failure or an error;
-    ``hypothesis_errors`` the Hypothesis errors (see :func:`hypothesis_errors`) of the one
-    matched testcase's failure; ``collection_errors`` the test files the report says failed to
-    collect (row 6's note names them).
+    ``matches`` holds the status of every testcase the property's selector (``classname``,
+    ``name``) matched; ``report_has_red`` says whether any testcase in the report has a failure
+    or an error; ``names``, ``seen`` and ``collection_errors`` (the test files the report says
+    failed to collect) are for :func:`not_matched` (row 6, which may raise
+    :class:`SelectorTypo`); ``hypothesis_errors`` the Hypothesis errors (see
+    :func:`hypothesis_errors`) of the one matched testcase's failure.
     """
+    if report_found and not matches:
+        return not_matched(proc, timeout_codes, classname=classname, name=name, names=names,
+                           seen=seen, collection_errors=collection_errors)
     early = _run_level(proc, timeout_codes)
     if early is not None:
         return early
     if not report_found:
         return Outcome(RESOURCE_EXIT, 5, "no JUnit report was written")
-    if not matches:
-        if collection_errors:
-            return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
-        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
     if len(matches) > 1:
         return Outcome(RESOURCE_EXIT, 7,
                        f"ambiguous: matches {len(matches)} testcases in the JUnit report")

@@ -86,6 +86,9 @@ class Settings:
     run_id: str = ""
     repository: str = ""
     trusted_dir: str = ""
+    # the receipt's attempt folder (gate receipt bootstrap --attempt-id A --dir D)
+    receipt_dir: str = ""
+    attempt_id: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -133,6 +136,8 @@ class Settings:
             run_id=env.get("GATE_RUN_ID", "").strip(),
             repository=env.get("GATE_REPOSITORY", "").strip(),
             trusted_dir=env.get("GATE_TRUSTED_STAMPS_DIR", "").strip(),
+            receipt_dir=env.get("GATE_RECEIPT_DIR", "").strip(),
+            attempt_id=env.get("GATE_ATTEMPT_ID", "").strip(),
         )
 
     @property
@@ -178,8 +183,11 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> 
 
 
 def _receipt_section(settings: Settings) -> dict[str, Any] | None:
+    """SPEC §5 through the action: the receipt must be in ``receipt-dir``/``attempt-id``,
+    bootstrapped there, and name the generation minted there (``workspace-generation``, when
+    given, must be that one too): the same rule as ``gate receipt verify``."""
     companions = (settings.diff, settings.prompt, settings.model_id,
-                  settings.workspace_generation)
+                  settings.workspace_generation, settings.receipt_dir, settings.attempt_id)
     if not settings.receipt:
         if any(companions):
             # The workflow asked for a receipt check (e.g. receipt: ${{ steps.x.outputs.path }}
@@ -190,16 +198,22 @@ def _receipt_section(settings: Settings) -> dict[str, Any] | None:
         return None
     missing = [name for name, value in (("diff", settings.diff), ("prompt", settings.prompt),
                                         ("model-id", settings.model_id),
-                                        ("workspace-generation", settings.workspace_generation))
+                                        ("receipt-dir", settings.receipt_dir),
+                                        ("attempt-id", settings.attempt_id))
                if not value]
     if missing:
         raise GateInputError("receipt", "(input)",
-                             "verifying a receipt also needs " + ", ".join(missing))
+                             "verifying a receipt also needs " + ", ".join(missing)
+                             + " (receipt-dir and attempt-id: the folder and attempt given to "
+                             "gate receipt bootstrap)")
+    from gate.records import attempts
     from gate.records import load as records
 
+    attempts.check_attempt_id(settings.attempt_id, "(input)", "attempt-id")
     result = records.verify_receipt_files(Path(settings.receipt), settings.diff,
                                           settings.prompt, settings.model_id,
-                                          settings.workspace_generation)
+                                          settings.workspace_generation or None,
+                                          settings.attempt_id, Path(settings.receipt_dir))
     return result.to_record()
 
 

@@ -2,10 +2,14 @@
 
 ``gate receipt bootstrap --attempt-id A --dir D`` mints the workspace generation outside the
 agent, creates ``D/A/`` and records the generation in ``D/A/workspace-generation.json``; it
-refuses a folder that already holds a receipt (anything but that record). On verify, a
-receipt must sit directly inside the folder of the attempt it claims, and that folder's
-recorded generation must be the one the receipt is checked against: a receipt left by a
-previous generation, or copied from another attempt's folder, is rejected
+refuses a folder that already holds a receipt (anything but that record).
+
+Every verify (``gate receipt verify`` and the action's receipt input) names the attempt and
+the folder, always: the receipt must sit directly inside ``D/A``, that folder must have been
+bootstrapped for ``A``, and the receipt must name the generation minted there. The generation
+the caller gives (the bootstrap's printed one, carried by the workflow) must be that one too;
+without one, the minted one is used. A receipt left by a previous generation, copied from
+another attempt's folder or written in a folder nobody bootstrapped is rejected
 (``receipt_location`` / ``workspace_generation``).
 """
 
@@ -29,9 +33,10 @@ GENERATION_FILE = "workspace-generation.json"
 _ATTEMPT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
-def check_attempt_id(attempt_id: str, flag: str = "--attempt-id") -> str:
+def check_attempt_id(attempt_id: str, flag: str = "--attempt-id",
+                     source: str = "gate receipt") -> str:
     if not _ATTEMPT_ID.fullmatch(attempt_id) or attempt_id in (".", ".."):
-        raise GateInputError("gate receipt", flag, "1-128 of A-Z a-z 0-9 . _ - (a folder "
+        raise GateInputError(source, flag, "1-128 of A-Z a-z 0-9 . _ - (a folder "
                              "name), starting with a letter or digit")
     return attempt_id
 
@@ -62,24 +67,31 @@ def _recorded(folder: Path) -> dict[str, str] | None:
     return record
 
 
-def place_problem(receipt: Path, workspace_generation: str, attempt_id: str | None = None,
-                  directory: Path | None = None) -> str | None:
-    """The reject word when the receipt is not where its attempt's rules put it, else None.
+def place_problem(receipt: Path, attempt_id: str, directory: Path,
+                  workspace_generation: str | None = None) -> tuple[str | None, str | None]:
+    """(the reject word when the receipt is not where its attempt's rules put it, else None;
+    the generation minted for the attempt, else None).
 
-    With ``attempt_id``/``directory`` (verify ``--attempt-id A --dir D``) the receipt must be
-    directly in ``D/A`` and that folder must have been bootstrapped. Without them, a receipt
-    in a bootstrapped folder must still agree with it (attempt name and generation)."""
-    folder = receipt.parent
-    if attempt_id is not None:
-        check_attempt_id(attempt_id)
-        wanted = (directory or folder.parent) / attempt_id
-        if Path(str(folder)).absolute() != Path(str(wanted)).absolute():
-            return "receipt_location"
-    record = _recorded(folder)
-    if record is None:
-        return "receipt_location" if attempt_id is not None else None
-    if record["attempt_id"] != folder.name:
-        return "receipt_location"
-    if record["workspace_generation"] != workspace_generation:
-        return "workspace_generation"
-    return None
+    The receipt must be directly in ``directory/attempt_id``, bootstrapped for that attempt
+    (``receipt_location``); a ``workspace_generation`` given by the caller must be the minted
+    one (``workspace_generation``). The receipt itself is then checked against the minted
+    generation, so a receipt naming another one rejects too."""
+    check_attempt_id(attempt_id)
+    wanted = directory / attempt_id
+    if Path(str(receipt.parent)).absolute() != Path(str(wanted)).absolute():
+        return "receipt_location", _minted_or_none(wanted)
+    record = _recorded(wanted)
+    if record is None or record["attempt_id"] != attempt_id:
+        return "receipt_location", None
+    minted = record["workspace_generation"]
+    if workspace_generation is not None and workspace_generation != minted:
+        return "workspace_generation", minted
+    return None, minted
+
+
+def _minted_or_none(folder: Path) -> str | None:
+    try:
+        record = _recorded(folder)
+    except GateInputError:
+        return None
+    return record["workspace_generation"] if record else None

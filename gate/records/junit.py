@@ -60,31 +60,16 @@ class Report:
             return list(self.by_name.get(name, ()))
         return list(self.by_key.get((classname, name), ()))
 
+    def names(self) -> list[tuple[str, str]]:
+        """The (classname, name) of every testcase, each once."""
+        return list(self.by_key)
+
     def hypothesis_errors(self, classname: str | None, name: str) -> tuple[str, ...]:
         """The Hypothesis errors (:func:`gate.decide.outcome.hypothesis_errors`) named by the
         failure of the one testcase the selector matches; empty otherwise."""
         found = (self.errors_by_name.get(name, []) if classname is None
                  else self.errors_by_key.get((classname, name), []))
         return found[0] if len(found) == 1 else ()
-
-
-def check_selector(report: Report, classname: str | None, name: str, source: str,
-                   where: str) -> None:
-    """A selector that matches no test case, in a report that has test cases (of a run that
-    exited 0), is a typo (every pull request would be told to rerun): bad input naming the
-    property and the nearest test case names in the report."""
-    if report.cases == 0 or report.lookup(classname, name):
-        return
-    import difflib
-
-    wanted = f"{classname}.{name}" if classname is not None else name
-    names = sorted({f"{c}.{n}" if c else n for c, n in report.by_key}
-                   if classname is not None else set(report.by_name))
-    near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.0) or names[:3]
-    raise GateInputError(source, where,
-                         f"{'classname ' + repr(classname) + ', ' if classname is not None else ''}"
-                         f"name {name!r} matches no test case in the report; nearest: "
-                         + ", ".join(repr(n) for n in near))
 
 
 class _Refused(Exception):

@@ -101,25 +101,26 @@ def load_receipt_document(path: Path) -> Any:
 
 
 def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
-                         workspace_generation: str, attempt_id: str | None = None,
-                         directory: Path | None = None) -> ReceiptResult:
+                         workspace_generation: str | None, attempt_id: str,
+                         directory: Path) -> ReceiptResult:
     """SPEC §5 verify: recompute both hashes from the files, then compare every bound field;
-    the receipt must also sit where its attempt folder's rules put it (gate.records.attempts).
+    the receipt must also sit in ``directory/attempt_id``, bootstrapped, and name the generation
+    minted there (gate.records.attempts). ``workspace_generation`` None: the minted one.
 
     A missing diff or prompt is bad input; a missing or unreadable receipt rejects."""
     from gate.records import attempts, hashing, receipts
 
+    place, minted = attempts.place_problem(receipt, attempt_id, directory, workspace_generation)
     expected = {
         "diff_sha256": hashing.file_digest(diff)[1].hex(),
         "prompt_sha256": hashing.file_digest(prompt)[1].hex(),
         "model_id": model_id,
-        "workspace_generation": workspace_generation,
+        "workspace_generation": minted if minted is not None else (workspace_generation or ""),
     }
     document = load_receipt_document(receipt)
     if isinstance(document, str):
         return receipts.ReceiptResult(False, (document,))
     result = receipts.verify(document, expected)
-    place = attempts.place_problem(receipt, workspace_generation, attempt_id, directory)
     if place is None:
         return result
     return receipts.ReceiptResult(False, tuple(dict.fromkeys([place, *result.mismatches])))

@@ -494,11 +494,16 @@ def valid_receipt(s: Scratch, in_toto: bool) -> dict[str, Any]:
 
 def target_receipt(s: Scratch, data: bytes, flag: int = 0) -> Verdict:
     diff, prompt, expected = _receipt_files(s)
-    d = s.fresh()
+    d = s.fresh() / "attempt-1"  # bootstrapped with the expected generation, as
+    d.mkdir()  # gate receipt bootstrap would (issue 14 class 12)
+    _write(d / "workspace-generation.json", json.dumps(
+        {"attempt_id": "attempt-1",
+         "workspace_generation": expected["workspace_generation"]}).encode())
     path = _write(d / "receipt.json", data)
     out = run_cli(["receipt", "verify", "--diff", str(diff), "--prompt", str(prompt),
                    "--model", expected["model_id"], "--workspace-gen",
-                   expected["workspace_generation"], "--receipt", str(path)]
+                   expected["workspace_generation"], "--receipt", str(path),
+                   "--attempt-id", "attempt-1", "--dir", str(d.parent)]
                   + (["--json"] if flag % 2 else []))
     ok, value = ref_json(data)
     accepts = ok and receipt_accepts(value, expected)
