@@ -289,3 +289,53 @@ def test_xdist_card_conflicts_stop_both_routes(tmp_path: Path) -> None:
     assert plugin.returncode != 0, plugin.stdout + plugin.stderr
     assert "overrides the card's seed" in plugin.stdout + plugin.stderr
     assert not (tmp_path / "plugin").exists()
+
+
+# --- stateful tests: RuleBasedStateMachine.TestCase (gate init writes cards for them) -------------
+
+
+def _stateful(root: Path, seed: int) -> None:
+    workspace(root, {})
+    (root / "cards" / "ledger.json").write_text(json.dumps(
+        {"property": "ledger", "cases": 10, "seed": seed}))
+    write_manifest(root / "gate.yml", [{
+        "test_id": "hypo_stateful.py::TestLedger::runTest", "card": "cards/ledger.json",
+        "fixtures": ["ledgerlib.py", "hypo_stateful.py"],
+        "junit": {"classname": "hypo_stateful.TestLedger", "name": "runTest"}}])
+
+
+def test_a_state_machine_is_governed_by_its_card_on_both_routes(tmp_path: Path) -> None:
+    for seed in (1, 2):
+        _stateful(tmp_path / str(seed), seed)
+    one, two = tmp_path / "1", tmp_path / "2"
+    plugin = run_class(one, LOCAL, "plugin", {"HYPO_SUITE_DRAWS": "plugin.txt"},
+                       "-k", "TestLedger", module="hypo_stateful.py")
+    assert "stamps written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
+    free_env = {**env(), "HYPO_SUITE_DRAWS": "recorder.txt", "CI": "1"}
+    done = stamp(one, "recorder", sys.executable, "-m", "pytest", "-q", "--hypothesis-seed=99",
+                 "hypo_stateful.py", server_class=FREE, environment=free_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    other = stamp(two, "out", sys.executable, "-m", "pytest", "-q", "hypo_stateful.py",
+                  environment={**env(), "HYPO_SUITE_DRAWS": "other.txt"})
+    assert other.returncode == 0, other.stdout + other.stderr
+    drawn = (one / "plugin.txt").read_text()
+    assert drawn == (one / "recorder.txt").read_text()  # the card's seed, whatever the runner
+    assert drawn != (two / "other.txt").read_text()  # another seed: other examples
+    (by_plugin,) = read_stamps(one / "plugin").values()
+    (by_recorder,) = read_stamps(one / "recorder").values()
+    assert by_plugin["hypothesis"] == by_recorder["hypothesis"]
+    assert by_plugin["hypothesis"]["seed"] == 1 and by_plugin["hypothesis"]["max_examples"] == 10
+    # the card leaves these out: Hypothesis's stateful defaults stay (no deadline, checks off)
+    assert by_plugin["hypothesis"]["deadline_ms"] is None
+    assert "too_slow" in by_plugin["hypothesis"]["suppress_health_check"]
+    assert by_plugin["outcome"] == by_recorder["outcome"]
+
+
+def test_a_seeded_state_machine_is_a_card_conflict(tmp_path: Path) -> None:
+    _stateful(tmp_path, 1)
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "hypo_stateful.py",
+                 environment={**env(), "HYPO_SUITE_SEEDED": "1"})
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert ("hypo_stateful.py::TestLedger::runTest: property "
+            "'hypo_stateful.py::TestLedger::runTest': an explicit @seed(7) on the state machine "
+            "overrides the card's seed") in done.stderr
