@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -339,3 +338,57 @@ def test_a_seeded_state_machine_is_a_card_conflict(tmp_path: Path) -> None:
     assert ("hypo_stateful.py::TestLedger::runTest: property "
             "'hypo_stateful.py::TestLedger::runTest': an explicit @seed(7) on the state machine "
             "overrides the card's seed") in done.stderr
+
+
+# --- usage -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--junit", "r.xml", "--", "true"], "--pytest: not with --junit"),
+    (["--exit-code", "0"], "--pytest: needs -- COMMAND"),
+])
+def test_pytest_flag_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                           extra: list[str], words: str) -> None:
+    from gate.commands.main import main
+
+    workspace(tmp_path, {"draws": 1})
+    code = main(["stamp", "--manifest", str(tmp_path / "gate.yml"), "--root", str(tmp_path),
+                 "--server-class", LOCAL, "--out", str(tmp_path / "o"), "--pytest", *extra])
+    assert code == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_pytest_flag_needs_a_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gate.commands.main import main
+
+    workspace(tmp_path, {"draws": 1})
+    code = main(["stamp", "--card", str(tmp_path / "cards" / "draws.json"), "--test-id", "d",
+                 "--fixtures", str(tmp_path / "ledgerlib.py"), "--server-class", LOCAL,
+                 "--out", str(tmp_path / "o"), "--pytest", "--", "true"])
+    assert code == 2 and "--pytest: only with --manifest" in capsys.readouterr().err
+
+
+def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> None:
+    from gate.agent import stamping
+    from gate.records import manifest, schemas
+
+    workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
+    props = manifest.load(tmp_path / "gate.yml", tmp_path)
+    plan = stamping.recorder_plan([stamping.prepare(p, tmp_path, None) for p in props])
+    assert [(p["test_id"], p["junit"]["name"], p["card"]["seed"]) for p in plan["properties"]] == [
+        ("draws", "test_draws", 1), ("fixed_band", "test_fixed_band", FINDS)]
+    bad = {**plan, "properties": [{**plan["properties"][0], "card": {"cases": 1}}]}
+    with pytest.raises(Exception, match="property"):
+        schemas.validate("recorder-plan", bad, "plan")
+
+
+def test_results_that_break_their_schema_are_bad_input(tmp_path: Path) -> None:
+    from gate.agent import stamping
+    from gate.errors import GateInputError
+
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"schema": "gate-recorder-results/v1", "cases": "all green"}))
+    with pytest.raises(GateInputError):
+        stamping.read_results(results)
+    assert stamping.read_results(tmp_path / "absent.json") is None

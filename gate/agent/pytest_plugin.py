@@ -53,7 +53,15 @@ Fields that differ from ``gate stamp --manifest`` for the same run: ``hypothesis
 stamp, equal only when both are given the same prefix), ``written_at``, ``wall_seconds`` (the
 session's duration, not the process's), ``source`` (``pytest-plugin``), ``body_bytes`` (absent:
 the plugin does not see the process's output, so ``empty_body`` cannot arise), and ``note`` for
-the difference above. Under pytest-xdist only the controller writes stamps.
+the difference above. Under pytest-xdist the workers apply the cards to the tests they run
+(their reports carry the recorded generator back; a worker's card conflict stops its session
+and the controller writes no stamps) and only the controller writes stamps.
+
+**Shared with the action's route.** The governing hooks (:class:`gate.agent.recorder.Governor`),
+the folding of reports (:class:`gate.agent.cases.Cases`) and the decide/build step
+(:func:`gate.agent.stamping.build_from_cases`) are the ones ``gate stamp --pytest`` uses
+through its recorder: for one run both routes give the same stamps but for ``run_id``,
+``written_at``, ``wall_seconds``, ``source`` and ``body_bytes`` (tests/test_recorder.py).
 """
 
 from __future__ import annotations

@@ -52,7 +52,6 @@ from gate.agent.cases import (
     lookup,
 )
 
-
 # --- governing the gated tests (both routes) ----------------------------------------------------
 
 

@@ -476,9 +476,8 @@ RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must 
 
 def recorder_plan(prepared: Sequence[Prepared]) -> dict[str, Any]:
     """The plan the recorder governs by (``schemas/recorder-plan.schema.json``), validated."""
-    from gate.records import schemas
-
     from gate.agent.cases import PLAN_SCHEMA
+    from gate.records import schemas
 
     plan = {"schema": PLAN_SCHEMA, "gate_version": __version__,
             "properties": [{"test_id": p.prop.test_id,
