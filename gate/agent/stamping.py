@@ -40,7 +40,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import hashing, junit
 from gate.records import load as records
-from gate.records.files import canonical_json, lexists, write_once
+from gate.records.files import canonical_json, lexists, read_bytes_capped, write_once
 from gate.records.manifest import Property
 
 SOURCES = ("command", "recorded", "junit")
@@ -496,9 +496,10 @@ def recorder_env(private: Path, plan: Path, results: Path,
     user's)."""
     from gate.agent import cases
 
+    import tempfile
+
     package = Path(__file__).resolve().parent.parent
-    path = private / "path"
-    path.mkdir()
+    path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
     os.symlink(package, path / "gate", target_is_directory=True)
     env = dict(environ)
     addopts = env.get("PYTEST_ADDOPTS", "").strip()
@@ -541,11 +542,12 @@ def _recorder_run(request: Request, prepared: Sequence[Prepared], stdout: IO[byt
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
     try:
         plan_path, results = private / "plan.json", private / "results.json"
-        plan_path.write_bytes(canonical_json(plan) + b"\n")
+        write_once(plan_path, canonical_json(plan) + b"\n")
         env = recorder_env(private, plan_path, results, os.environ)
         proc = run_command(request.command, request.timeout, stdout, stderr, env=env)
         marker = Path(f"{results}.loaded")
-        sessions = (len(marker.read_bytes().splitlines()) if lexists(marker) else 0)
+        sessions = (len(read_bytes_capped(marker, 1 << 20).splitlines())
+                    if lexists(marker) else 0)
         if sessions > 1:
             raise GateInputError("the test command", "(pytest)",
                                  f"it ran {sessions} pytest sessions with the recorder; the "
