@@ -494,9 +494,9 @@ def recorder_env(private: Path, plan: Path, results: Path,
     loads the recorder; ``PYTHONPATH`` starts with a private folder holding only a link to
     the gate's package (never the action's whole checkout: its ``tests`` would shadow the
     user's)."""
-    from gate.agent import cases
-
     import tempfile
+
+    from gate.agent import cases
 
     package = Path(__file__).resolve().parent.parent
     path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
