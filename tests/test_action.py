@@ -312,12 +312,15 @@ def test_no_stamps_is_bad_input(tmp_path: Path) -> None:
         action.run(_env(tmp_path))
 
 
-def test_stamp_mode_records_a_run_and_names_the_artifact(tmp_path: Path) -> None:
+def test_stamp_mode_records_a_run_and_names_the_artifact(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     env = _env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS=FREE,
                GATE_MANIFEST=str(EXAMPLES / "manifest.yml"), GATE_ROOT=str(EXAMPLES),
                GATE_JUNIT=str(EXAMPLES / "junit" / "free-server.xml"), GATE_EXIT_CODE="1",
                GATE_ARTIFACT_PREFIX="props")
     assert action.run(env, gate_main=cli.main) == 0
+    notices = [line for line in capsys.readouterr().out.splitlines() if "::notice" in line]
+    assert notices == [f"::notice title=agent-patch gate::{action.NOT_APPLIED}"]
     outputs = _outputs(tmp_path / "output.txt")
     assert re.fullmatch(r"props-free-server-gate-1-[0-9a-f]{8}", outputs["artifact-name"])
     written = sorted(Path(outputs["stamps-dir"]).glob("*.json"))
@@ -327,6 +330,30 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(tmp_path: Path) -> None
     parser = next(json.loads(p.read_text()) for p in written
                   if json.loads(p.read_text())["test_id"] == "parser_round_trip")
     assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 52}
+
+
+def test_stamp_mode_with_a_command_and_no_junit_applies_the_cards(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default a README user gets: the recorder route (gate stamp --pytest)."""
+    import shlex
+    import sys
+
+    from tests.test_hypothesis_card import workspace
+
+    root = tmp_path / "w"
+    workspace(root, {"draws": 1})
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    command = (f"cd {shlex.quote(str(root))} && {shlex.quote(sys.executable)} -m pytest -q "
+               "-k test_draws hypo_props.py")
+    env = _env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS=FREE,
+               GATE_MANIFEST=str(root / "gate.yml"), GATE_ROOT=str(root), GATE_COMMAND=command)
+    assert action.run(env, gate_main=cli.main) == 0
+    assert "::notice" not in capsys.readouterr().out
+    (written,) = Path(_outputs(tmp_path / "output.txt")["stamps-dir"]).glob("*.json")
+    got = json.loads(written.read_text())
+    assert (got["outcome"], got["source"]) == ("pass", "pytest-recorder")
+    assert (got["hypothesis"]["seed"], got["hypothesis"]["max_examples"]) == (1, 20)
 
 
 @pytest.mark.parametrize(("extra", "source"), [

@@ -41,7 +41,8 @@ FREE_ARGS = ("--hypothesis-seed=99",)
 def workspace(root: Path, seeds: dict[str, int], **card_extra: Any) -> Path:
     """The suite, one card per property (test name -> seed) and the manifest."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("ledgerlib.py", "hypo_props.py", "hypo_conflicts.py", "pytest.ini"):
+    for name in ("ledgerlib.py", "hypo_props.py", "hypo_conflicts.py", "hypo_stateful.py",
+                 "pytest.ini"):
         shutil.copy(SUITE / name, root / name)
     (root / "cards").mkdir(exist_ok=True)
     entries = []

@@ -178,3 +178,66 @@ def test_public_names_stay_importable() -> None:
 
     assert gate.guard is guard and gate.guard.ToolGuard is guard.ToolGuard
     assert gate.pytest_plugin is pytest_plugin
+
+
+# --- the recorder runs in the user's test environment (gate stamp --pytest) ---------------------
+
+RECORDER = "gate.agent.recorder"
+#: The only project modules the recorder may reach, and the third-party packages they may use.
+RECORDER_MAY_REACH = {"gate", "gate.errors", "gate.agent", "gate.agent.recorder",
+                      "gate.agent.cases", "gate.agent.hypothesis_card"}
+RECORDER_THIRD_PARTY = {"pytest", "_pytest", "hypothesis"}
+
+
+def _module_path(name: str) -> Path | None:
+    base = ROOT.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def import_closure(start: str) -> tuple[set[str], set[str]]:
+    """Every project module ``start`` can import (lazily too: every import statement counts,
+    and a package's ``__init__`` for each module), and every third-party top-level name."""
+    seen: set[str] = set()
+    third: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = _module_path(name)
+        if path is None:  # ``from gate.x import name``: a name, not a module
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo += [".".join(parts[:n]) for n in range(1, len(parts))]  # parent packages
+        found = [n for _, n in imports_of(path.read_text(encoding="utf-8"), name,
+                                          path.name == "__init__.py")]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found += [f"{node.module}.{alias.name}" for alias in node.names]
+        for imported in found:
+            top = imported.split(".")[0]
+            if top == "gate":
+                todo.append(imported)
+            elif top not in sys.stdlib_module_names and top != "__future__":
+                third.add(top)
+    return seen, third
+
+
+def test_the_recorder_reaches_only_the_standard_library_pytest_and_hypothesis() -> None:
+    modules, third = import_closure(RECORDER)
+    decide = {m for m in modules if m == "gate.decide" or m.startswith("gate.decide.")}
+    assert modules - decide <= RECORDER_MAY_REACH, sorted(modules - decide - RECORDER_MAY_REACH)
+    assert third <= RECORDER_THIRD_PARTY, sorted(third - RECORDER_THIRD_PARTY)
+    assert {"gate.agent.cases", "gate.agent.hypothesis_card", "gate.decide.outcome"} <= modules
+
+
+def test_the_closure_rule_sees_a_lazy_import() -> None:
+    """The rule would catch an import of gate.records (PyYAML, jsonschema) anywhere in it."""
+    modules, _ = import_closure("gate.agent.stamping")
+    assert "gate.records.manifest" in modules and "gate.records.schemas" in modules
+    _, third = import_closure("gate.records.files")
+    assert "yaml" in third

@@ -20,6 +20,9 @@ the seed                    the card's ``seed`` (as ``@seed`` would; the same
 ``phases``, ``backend``     the ``default`` profile's, ``"hypothesis"``
 ==========================  =========================================================
 
+A stateful test (``RuleBasedStateMachine.TestCase``, node ``TestX::runTest``) is governed
+through its class's ``settings`` and its machine's seed (see :class:`StatefulApplied`).
+
 Refused (:class:`CardConflict`): a test that is not a Hypothesis test; an explicit ``@seed``
 or ``@reproduce_failure``; ``@settings`` that change a governed setting (``max_examples``,
 ``derandomize``, ``database``, ``deadline``, ``suppress_health_check``, ``phases``,
@@ -206,6 +209,90 @@ def card_settings(parent: Any, card: dict[str, Any]) -> Any:
         suppress_health_check=[HealthCheck[n] for n in card.get("suppress_health_check", [])])
 
 
+# --- stateful tests (RuleBasedStateMachine.TestCase, node ``TestX::runTest``) -----------------
+#
+# Their ``runTest`` is Hypothesis's own function: it builds the @given test when it runs, from
+# ``TestCase.settings`` (a class attribute, by default no deadline and every health check
+# suppressed) and the machine class's ``@seed``. So the card is applied there: the class's
+# settings and the machine's seed attribute, for the time of the test, then restored. Card
+# fields it leaves out keep Hypothesis's stateful defaults (no deadline, health checks off).
+
+
+def _stateful_defaults() -> Any:
+    from hypothesis import HealthCheck, settings
+
+    return settings(deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def stateful_settings(parent: Any, card: dict[str, Any]) -> Any:
+    from hypothesis import HealthCheck, settings
+
+    default = settings.get_profile("default")
+    names = card.get("suppress_health_check")
+    return settings(
+        parent, max_examples=card["cases"], derandomize=False, database=None,
+        print_blob=True, phases=default.phases, backend="hypothesis",
+        deadline=card.get("deadline_ms"),
+        suppress_health_check=(list(HealthCheck) if names is None
+                               else [HealthCheck[n] for n in names]))
+
+
+def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any]) -> list[str]:
+    from hypothesis import settings
+
+    found = []
+    if getattr(machine, "_hypothesis_internal_use_seed", None) is not None:
+        found.append(f"an explicit @seed({machine._hypothesis_internal_use_seed!r}) on the "
+                     "state machine overrides the card's seed")
+    if getattr(machine, "_hypothesis_internal_use_reproduce_failure", None) is not None:
+        found.append("@reproduce_failure on the state machine replays one example instead "
+                     "of the card's")
+    own = item.cls.settings
+    governed = stateful_settings(own, card)
+    changed = _changed(own, _stateful_defaults(), governed)
+    if changed:
+        found.append(f"TestCase.settings sets {', '.join(changed)} to other values than the "
+                     "card")
+    profile = settings.get_current_profile_name()
+    if profile not in ("default", "ci"):
+        changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
+                           governed)
+        if changed:
+            found.append(f"settings profile {profile!r} sets {', '.join(changed)} to other "
+                         "values than the card")
+    return found
+
+
+@dataclass
+class StatefulApplied(Applied):
+    """A state machine's ``TestCase``: the card goes on the class settings and the seed."""
+
+    cls: Any = None
+    machine: Any = None
+
+    def apply(self) -> None:
+        self.saved = (self.cls.__dict__.get("settings", _MISSING),
+                      self.machine.__dict__.get("_hypothesis_internal_use_seed", _MISSING))
+        self.cls.settings = self.settings
+        self.machine._hypothesis_internal_use_seed = self.card["seed"]
+        self.examples_run = None
+
+    def restore(self) -> None:
+        if self.saved is None:
+            return
+        for owner, name, value in ((self.cls, "settings", self.saved[0]),
+                                   (self.machine, "_hypothesis_internal_use_seed",
+                                    self.saved[1])):
+            if value is _MISSING:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, value)
+        self.saved = None
+
+
+_MISSING = object()
+
+
 def govern(item: Any, props: Sequence[Any]) -> Applied:
     """The card of the properties selecting ``item``, ready to apply; or :class:`CardConflict`."""
     cards = {p.prop.test_id: _experiment(p.card) for p in props}
@@ -214,6 +301,15 @@ def govern(item: Any, props: Sequence[Any]) -> Applied:
         if cards[other.prop.test_id] != cards[first.prop.test_id]:
             raise CardConflict(f"properties {first.prop.test_id!r} and {other.prop.test_id!r} "
                                "select this test with different cards")
+    obj = getattr(item, "obj", None)
+    machine = getattr(_fn(item), "_hypothesis_state_machine_class", None) if obj else None
+    if machine is not None and getattr(item, "cls", None) is not None:
+        found = stateful_conflicts(item, machine, first.card)
+        if found:
+            raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
+        return StatefulApplied(_fn(item), dict(first.card),
+                               stateful_settings(item.cls.settings, first.card),
+                               cls=item.cls, machine=machine)
     found = conflicts(item, first.card)
     if found:
         raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))

@@ -45,7 +45,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import hashing, junit
 from gate.records import load as records
-from gate.records.files import canonical_json, lexists, write_once
+from gate.records.files import canonical_json, lexists, read_bytes_capped, write_once
 from gate.records.manifest import Property
 
 SOURCES = ("command", "recorded", "junit")
@@ -71,6 +71,7 @@ def run_command(
     stderr: IO[bytes],
     *,
     grace: float = 5.0,
+    env: Mapping[str, str] | None = None,
 ) -> outcome.ProcessResult:
     """Run ``argv`` in its own process group, stream its output through, count the bytes.
 
@@ -82,7 +83,8 @@ def run_command(
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
+                                start_new_session=True,
+                                env=dict(env) if env is not None else None)
     except FileNotFoundError:
         raise GateInputError(argv[0], "(command)", "no such command") from None
     except OSError as exc:
@@ -320,6 +322,52 @@ def build_stamp(
     return records.check_stamp(stamp, f"stamp {run_id} for {prepared.prop.test_id!r}")
 
 
+def build_from_cases(
+    prepared: Sequence[Prepared],
+    run_ids: Sequence[str],
+    cases: Sequence[Any] | None,
+    *,
+    proc: outcome.ProcessResult,
+    timeout_codes: Collection[int],
+    server_class: str,
+    source: str,
+    written_at: int,
+    collected: Any = None,
+    manifest: str | None = None,
+) -> list[dict[str, Any]]:
+    """The stamps of one pytest session from its testcases (:class:`gate.agent.cases.Case`),
+    one per property: the one decide/build path of both pytest routes (the plugin in-process,
+    the recorder through ``gate stamp --pytest``). ``cases`` None: the session wrote none.
+    ``collected`` (:class:`gate.agent.cases.Collected`) tells a deselected or unreached test
+    from a selector typo, which is bad input naming the ``manifest`` entry (exit 2, no stamp:
+    every property is decided before any stamp is built)."""
+    from gate.agent import cases as folded
+
+    decisions = []
+    for index, item in enumerate(prepared):
+        classname, name = item.prop.junit_classname, item.prop.junit_name
+        try:
+            decisions.append(folded.decide(cases, classname, name, proc, tuple(timeout_codes),
+                                           collected))
+        except outcome.SelectorTypo as typo:
+            place = place_of(manifest, index, item.prop)
+            raise GateInputError(place[0], place[1], typo.message) from None
+    built = []
+    for item, run_id, decided in zip(prepared, run_ids, decisions, strict=True):
+        classname, name = item.prop.junit_classname, item.prop.junit_name
+        if not item.still_same():
+            decided = outcome.Outcome(outcome.RESOURCE_EXIT, 0,
+                                      "the card, fixtures or sampler output changed during "
+                                      "the run")
+        matches = folded.lookup(cases, classname, name) if cases is not None else []
+        one = matches[0] if len(matches) == 1 else None
+        built.append(build_stamp(
+            item, server_class=server_class, run_id=run_id, decided=decided, proc=proc,
+            source=source, written_at=written_at, ran=True,
+            hypothesis=one.hypothesis if one else None, failure=one.failure if one else None))
+    return built
+
+
 # --- one run in, stamps out ---------------------------------------------------------------------
 
 
@@ -341,13 +389,19 @@ class Request:
     assertion_failed: bool = False
     #: The manifest the properties came from (named when a junit selector is a typo).
     manifest: str | None = None
+    #: The command runs pytest: load the gate's recorder into it (no JUnit report).
+    pytest_recorder: bool = False
 
 
 def selector_place(request: Request, index: int) -> tuple[str, str]:
     """Where property ``index``'s JUnit selector was written: (file, field) for an error."""
-    prop = request.properties[index]
-    if request.manifest is not None:
-        return request.manifest, f"properties.{index}.junit (test {prop.test_id!r})"
+    return place_of(request.manifest, index, request.properties[index])
+
+
+def place_of(manifest: str | None, index: int, prop: Property) -> tuple[str, str]:
+    """(file, field) of property ``index``'s selector: the manifest entry, or the flags."""
+    if manifest is not None:
+        return manifest, f"properties.{index}.junit (test {prop.test_id!r})"
     flags = "--junit-name" if prop.junit_name != prop.test_id else "--test-id/--junit-name"
     return "gate stamp", ("--junit-classname/" if prop.junit_classname else "") + flags
 
@@ -410,6 +464,16 @@ def stamp_run(
         if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
     prepared = [prepare(p, request.root, request.store) for p in request.properties]
+    if request.pytest_recorder:
+        if request.command is None or request.junit_path is not None:
+            raise GateInputError("gate stamp", "--pytest",
+                                 "needs -- COMMAND and no --junit (the recorder reports)")
+        import sys
+
+        return _write_all(targets, _recorder_run(
+            request, prepared, stdout if stdout is not None else sys.stdout.buffer,
+            stderr if stderr is not None else sys.stderr.buffer,
+            int(time.time()) if written_at is None else written_at))
     if request.command is not None:
         if request.junit_path is not None and lexists(request.junit_path):
             raise GateInputError(str(request.junit_path), "--junit",
@@ -437,11 +501,120 @@ def stamp_run(
         built.append(build_stamp(item, server_class=request.server_class, run_id=run_id,
                                  decided=decided, proc=proc, source=source, written_at=when,
                                  ran=request.command is not None))
+    return _write_all(targets, built)
+
+
+def _write_all(targets: Sequence[Path], built: Sequence[dict[str, Any]]
+               ) -> list[tuple[Path, dict[str, Any]]]:
     written: list[tuple[Path, dict[str, Any]]] = []
     for target, stamp in zip(targets, built, strict=True):
         write_once(target, canonical_json(stamp) + b"\n")
         written.append((target, stamp))
     return written
+
+
+# --- the recorder route: the gate's recorder inside the user's pytest ---------------------------
+
+RECORDER_SOURCE = "pytest-recorder"
+#: What to do when the recorder did not load, for the one-line error.
+RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must run pytest "
+                "with the environment it was given (PYTEST_ADDOPTS carries -p "
+                "gate.agent.recorder, PYTHONPATH the gate's package, GATE_RECORDER_* the "
+                "files; tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
+                "os.environ), or stamp through JUnit with the junit input")
+
+
+def recorder_plan(prepared: Sequence[Prepared]) -> dict[str, Any]:
+    """The plan the recorder governs by (``schemas/recorder-plan.schema.json``), validated."""
+    from gate.agent.cases import PLAN_SCHEMA
+    from gate.records import schemas
+
+    plan = {"schema": PLAN_SCHEMA, "gate_version": __version__,
+            "properties": [{"test_id": p.prop.test_id,
+                            "junit": {"classname": p.prop.junit_classname,
+                                      "name": p.prop.junit_name},
+                            "card": p.card} for p in prepared]}
+    schemas.validate("recorder-plan", plan, "the recorder plan")
+    return plan
+
+
+def recorder_env(private: Path, plan: Path, results: Path,
+                 environ: Mapping[str, str]) -> dict[str, str]:
+    """The command's environment: ``PYTEST_ADDOPTS`` (the user's value kept, ours appended)
+    loads the recorder; ``PYTHONPATH`` starts with a private folder holding only a link to
+    the gate's package (never the action's whole checkout: its ``tests`` would shadow the
+    user's)."""
+    import tempfile
+
+    from gate.agent import cases
+
+    package = Path(__file__).resolve().parent.parent
+    path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
+    os.symlink(package, path / "gate", target_is_directory=True)
+    env = dict(environ)
+    addopts = env.get("PYTEST_ADDOPTS", "").strip()
+    env["PYTEST_ADDOPTS"] = f"{addopts} -p gate.agent.recorder".strip()
+    pythonpath = env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(path) + (os.pathsep + pythonpath if pythonpath else "")
+    env[cases.ENV_PLAN] = str(plan)
+    env[cases.ENV_RESULTS] = str(results)
+    return env
+
+
+def read_results(results: Path) -> tuple[list[Any], Any] | None:
+    """The recorder's testcases and what it collected (``schemas/recorder-results.schema.json``),
+    or None when it wrote none; card conflicts are bad input (exit 2, no stamps)."""
+    from gate.agent.cases import Case, Collected
+    from gate.records import schemas
+    from gate.records.files import read_json
+
+    if not lexists(results):
+        return None
+    record = read_json(results)
+    schemas.validate("recorder-results", record, str(results))
+    refused = record["refused"]
+    if refused:
+        shown = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more"
+                                          if len(refused) > 5 else "")
+        raise GateInputError("the test command", "(sample card)",
+                             f"the sample card cannot govern {len(refused)} gated test"
+                             f"{'s' if len(refused) > 1 else ''}, no stamps written: {shown}")
+    return ([Case.from_record(c) for c in record["cases"]],
+            Collected.from_record(record["collected"]))
+
+
+def _recorder_run(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes],
+                  stderr: IO[bytes], when: int) -> list[dict[str, Any]]:
+    import shutil
+    import tempfile
+
+    assert request.command is not None
+    plan = recorder_plan(prepared)
+    private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
+    try:
+        plan_path, results = private / "plan.json", private / "results.json"
+        write_once(plan_path, canonical_json(plan) + b"\n")
+        env = recorder_env(private, plan_path, results, os.environ)
+        proc = run_command(request.command, request.timeout, stdout, stderr, env=env)
+        marker = Path(f"{results}.loaded")
+        sessions = (len(read_bytes_capped(marker, 1 << 20).splitlines())
+                    if lexists(marker) else 0)
+        if sessions > 1:
+            raise GateInputError("the test command", "(pytest)",
+                                 f"it ran {sessions} pytest sessions with the recorder; the "
+                                 "gate stamps one session (run the gated tests in one pytest "
+                                 "command, or stamp each in its own step)")
+        killed = proc.timed_out or proc.signal is not None
+        if sessions == 0 and not killed:
+            raise GateInputError("the test command", "(pytest)", RECORDER_FIX)
+        got = read_results(results) if sessions else None
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+    return build_from_cases(prepared, request.run_ids, got[0] if got else None, proc=proc,
+                            timeout_codes=request.timeout_codes,
+                            server_class=request.server_class, source=RECORDER_SOURCE,
+                            written_at=when, collected=got[1] if got else None,
+                            manifest=request.manifest)
 
 
 def manifest_run_ids(count: int, prefix: str | None) -> list[str]:

@@ -179,6 +179,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--run-id-prefix", metavar="P",
                    help="with --manifest: run ids P.1, P.2, ... (default: random)")
     p.add_argument("--junit", metavar="FILE", help="JUnit XML report of the run")
+    p.add_argument("--pytest", action="store_true",
+                   help="with --manifest and -- COMMAND (no --junit): the command runs pytest; "
+                   "the gate loads its recorder into it (PYTEST_ADDOPTS, PYTHONPATH), which "
+                   "applies the sample cards and reports each test")
     p.add_argument("--junit-name", metavar="NAME", help="testcase name (default: the test id)")
     p.add_argument("--junit-classname", metavar="CLASS", help="testcase classname")
     p.add_argument("--policy", metavar="FILE", help=f"timeout exit codes; default: "

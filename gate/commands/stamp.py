@@ -46,8 +46,13 @@ def cmd_stamp(args: argparse.Namespace) -> int:
                             ("--junit-classname", args.junit_classname)):
             if value:
                 raise _stamp_usage(flag, "comes from the manifest with --manifest")
-        if not args.junit:
-            raise _stamp_usage("--junit", "required with --manifest (one run, many properties)")
+        if args.pytest and args.junit:
+            raise _stamp_usage("--pytest", "not with --junit: the recorder reports each test")
+        if args.pytest and command is None:
+            raise _stamp_usage("--pytest", "needs -- COMMAND (the pytest run to record)")
+        if not args.junit and not args.pytest:
+            raise _stamp_usage("--junit", "required with --manifest (one run, many "
+                               "properties), or --pytest")
         props = manifest.load(Path(args.manifest), root)
         run_ids = stamping.manifest_run_ids(len(props), args.run_id_prefix)
     else:
@@ -63,6 +68,8 @@ def cmd_stamp(args: argparse.Namespace) -> int:
             sample=Path(args.sample) if args.sample else None,
             junit_classname=args.junit_classname,
             junit_name=args.junit_name or args.test_id, location=None)]
+        if args.pytest:
+            raise _stamp_usage("--pytest", "only with --manifest")
         run_ids = [args.run_id or stamping.new_run_id()]
     pol = policy.load(policy_path(args))
     recorded = None
@@ -74,7 +81,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         junit_path=Path(args.junit) if args.junit else None,
         store=Path(args.store) if args.store else None, command=command,
         timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
-        manifest=args.manifest)
+        manifest=args.manifest, pytest_recorder=args.pytest)
     written = stamping.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])

@@ -4,7 +4,10 @@
 module reads them once into a frozen :class:`Settings`, then does one mode's work:
 
 * ``stamp``: run (or record) the test run and write one stamp per manifest property into a
-  fresh folder, and name the artifact the next step uploads.
+  fresh folder, and name the artifact the next step uploads. With ``command`` and no
+  ``junit`` the command runs pytest and the gate's recorder applies the sample cards in it
+  (``gate stamp --pytest``); with ``junit`` or ``exit-code`` the cards are only hashed (one
+  notice line says so).
 * ``gate``: classify every downloaded stamp (with ``run-id``: another run's, see
   :func:`foreign_run`), optionally verify a receipt and audit a halt ledger,
   write the JSON report, publish the check run (degrading to workflow-command annotations
@@ -145,6 +148,12 @@ class Settings:
         return self.runner_temp / "agent-patch-gate"
 
 
+#: Stamp mode through JUnit or a recorded exit code: what the user gives up (one notice).
+NOT_APPLIED = ("stamp mode with junit or exit-code: the sample cards are hashed into the "
+               "stamps, not applied (each class draws its own Hypothesis examples); give only "
+               "command, running pytest, to have the gate's recorder apply them")
+
+
 def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> int:
     from gate.github import workflow
 
@@ -158,8 +167,11 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> 
     argv = ["stamp", "--manifest", settings.manifest, "--root", settings.root,
             "--server-class", settings.server_class, "--out", str(out),
             "--run-id-prefix", f"{unique}-{settings.job}-{settings.run_attempt}"]
+    recorder = bool(settings.command.strip()) and not settings.junit
     if settings.junit:
         argv += ["--junit", settings.junit]
+    elif recorder:
+        argv += ["--pytest"]  # the command runs pytest: the recorder applies the cards
     if settings.command.strip():
         if settings.exit_code is not None:
             raise GateInputError("exit-code", "(input)", "give command or exit-code, not both")
@@ -173,6 +185,9 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> 
                              "stamp mode needs a command to run or the exit-code of a test step")
     if gate_main is None:
         raise GateInputError("GATE_MODE", "(env)", "stamp mode runs through `gate action`")
+    if not recorder:
+        print(workflow.command(workflow.Annotation("notice", NOT_APPLIED,
+                                                   title="agent-patch gate")))
     code = gate_main(argv)
     if code != 0:
         return code

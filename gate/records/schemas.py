@@ -40,6 +40,8 @@ NAMES = (
     "policy",
     "report",
     "manifest",
+    "recorder-plan",
+    "recorder-results",
 )
 
 

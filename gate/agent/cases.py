@@ -1,0 +1,221 @@
+"""pytest's reports folded into JUnit-like testcases, and the per-property decision on them.
+
+Shared by both pytest routes (the in-process plugin, :mod:`gate.agent.pytest_plugin`, and the
+recorder the action loads into the user's pytest, :mod:`gate.agent.recorder`), so both fold
+reports and decide outcomes with one piece of code. It imports only the standard library and
+:mod:`gate.decide` (the recorder runs in the user's test environment, where the gate's own
+dependencies may be absent); pytest is imported lazily, only where a node id is mangled into
+the names ``--junitxml`` writes.
+
+Testcases follow the rules of ``_pytest.junitxml.LogXML`` (a passing call, a failing call, a
+set-up or teardown error, a skip or xfail; a call failure followed by a teardown error is two
+testcases, so ambiguous; collection errors and skips are testcases of their own). A testcase
+round-trips through :meth:`Case.to_record` / :meth:`Case.from_record` (the recorder's results
+file, ``schemas/recorder-results.schema.json``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
+#: The recorder's files (``gate stamp --pytest`` sets these in the test command's environment).
+ENV_PLAN = "GATE_RECORDER_PLAN"
+ENV_RESULTS = "GATE_RECORDER_RESULTS"
+PLAN_SCHEMA = "gate-recorder-plan/v1"
+RESULTS_SCHEMA = "gate-recorder-results/v1"
+KINDS = (FAILURE, ERROR, SKIPPED)
+
+
+def junit_key(nodeid: str) -> tuple[str, str]:
+    """(classname, name) of a node as ``--junitxml`` writes it (no ``--junit-prefix``)."""
+    from _pytest.junitxml import mangle_test_address
+
+    names = mangle_test_address(nodeid)
+    return ".".join(names[:-1]), names[-1]
+
+
+def is_assertion(exc: BaseException) -> bool:
+    """An ``AssertionError``, or an exception group made only of them."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(is_assertion(inner) for inner in exc.exceptions)
+    return isinstance(exc, AssertionError)
+
+
+@dataclass
+class Case:
+    key: tuple[str, str]
+    kinds: set[str] = field(default_factory=set)
+    crash: str | None = None  # the exception type of a call failure that is not an assertion
+    hypothesis: dict[str, Any] | None = None  # the generator in force (a gated test)
+    failure: dict[str, Any] | None = None  # the call failure, as the stamp's ``failure``
+    raised: tuple[str, ...] = ()  # qualified types of every exception the call raised
+
+    @property
+    def status(self) -> str:
+        from gate.decide import outcome
+
+        return outcome.case_status(self.kinds)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"classname": self.key[0], "name": self.key[1],
+                "kinds": sorted(self.kinds), "crash": self.crash,
+                "hypothesis": self.hypothesis, "failure": self.failure,
+                "raised": list(self.raised)}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Case:
+        return cls((record["classname"], record["name"]), set(record["kinds"]),
+                   record["crash"], record["hypothesis"], record["failure"],
+                   tuple(record["raised"]))
+
+
+@dataclass
+class Cases:
+    """Testcases by the rules of ``_pytest.junitxml.LogXML`` (not the XML, just the statuses)."""
+
+    done: list[Case] = field(default_factory=list)
+    open: dict[str, Case] = field(default_factory=dict)
+    failed_call: set[str] = field(default_factory=set)
+    generators: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def _open(self, nodeid: str) -> Case:
+        if nodeid not in self.open:
+            self.open[nodeid] = Case(junit_key(nodeid), hypothesis=self.generators.get(nodeid))
+        return self.open[nodeid]
+
+    def _finalize(self, nodeid: str) -> None:
+        case = self.open.pop(nodeid, None)
+        if case is not None:
+            self.done.append(case)
+
+    def add(self, report: Any) -> None:
+        """One ``pytest.TestReport`` (as the controller sees it, under xdist too)."""
+        nodeid = report.nodeid
+        generator = getattr(report, "gate_hypothesis", None)
+        if generator is not None:  # every phase's report of a gated test carries it
+            self.generators[nodeid] = generator
+            if nodeid in self.open:
+                self.open[nodeid].hypothesis = generator
+        if report.passed:
+            if report.when == "call":
+                self._open(nodeid)
+        elif report.failed:
+            if report.when == "teardown" and nodeid in self.failed_call:
+                self._finalize(nodeid)  # call failure and teardown error: two testcases
+            case = self._open(nodeid)
+            if report.when == "call":
+                case.kinds.add(SKIPPED if hasattr(report, "wasxfail") else FAILURE)
+                crash = getattr(report, "gate_crash", None)
+                if crash is not None and not hasattr(report, "wasxfail"):
+                    case.crash = str(crash)
+                if not hasattr(report, "wasxfail"):
+                    case.failure = getattr(report, "gate_failure", None)
+                    case.raised = tuple(getattr(report, "gate_raised", ()))
+                self.failed_call.add(nodeid)
+            else:
+                case.kinds.add(ERROR)
+        elif report.skipped:
+            self._open(nodeid).kinds.add(SKIPPED)
+        else:  # e.g. pytest-rerunfailures' "rerun": a red attempt that a retry may hide
+            self._open(nodeid).kinds.add(ERROR)
+        if report.when == "teardown":
+            self._open(nodeid)
+            self._finalize(nodeid)
+            self.failed_call.discard(nodeid)
+
+    def add_collect(self, report: Any) -> None:
+        if report.passed:
+            return
+        self._open(report.nodeid).kinds.add(ERROR if report.failed else SKIPPED)
+
+    def add_internal_error(self) -> None:
+        self.done.append(Case(("pytest", "internal"), {ERROR}))
+
+    def all(self) -> list[Case]:
+        return [*self.done, *self.open.values()]
+
+
+def lookup(cases: Sequence[Case], classname: str | None, name: str) -> list[Case]:
+    """The testcases a manifest selector matches (as :meth:`gate.records.junit.Report.lookup`)."""
+    return [c for c in cases if c.key[1] == name and (classname is None or c.key[0] == classname)]
+
+
+@dataclass
+class Collected:
+    """What pytest collected, as (classname, name) keys: the tests selected to run and those
+    deselected (``-k``, ``-m``, ``--deselect``, ``--lf``), and the files that failed to collect.
+    ``selected`` stays None when this process did not collect (an xdist controller): then
+    nothing is known, and a selector that matched no testcase fails closed as on the JUnit
+    route."""
+
+    selected: set[tuple[str, str]] | None = None
+    deselected: set[tuple[str, str]] = field(default_factory=set)
+    #: the names of the files that failed to collect (as JUnit names them), in order
+    failed: list[str] = field(default_factory=list)
+
+    def seen(self, classname: str | None, name: str) -> str:
+        """What was seen before the run of a selector that matched no testcase
+        (:data:`gate.decide.outcome.SEEN`), for :func:`gate.decide.outcome.not_matched`."""
+        from gate.decide import outcome
+
+        if self.selected is None:
+            return outcome.SEEN_UNKNOWN
+        if lookup([Case(k) for k in self.selected], classname, name):
+            return outcome.NOT_REACHED
+        if lookup([Case(k) for k in self.deselected], classname, name):
+            return outcome.DESELECTED
+        return outcome.NOT_COLLECTED
+
+    def to_record(self) -> dict[str, Any]:
+        return {"selected": None if self.selected is None else sorted(
+                    [list(k) for k in self.selected]),
+                "deselected": sorted([list(k) for k in self.deselected]),
+                "failed": list(self.failed)}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Collected:
+        selected = record["selected"]
+        return cls(None if selected is None else {(c, n) for c, n in selected},
+                   {(c, n) for c, n in record["deselected"]}, list(record["failed"]))
+
+
+def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
+           proc: Any, timeout_codes: Sequence[int], collected: Collected | None = None) -> Any:
+    """The outcome of one property from the testcases of its run (both pytest routes).
+
+    ``cases`` None: the session ended without handing over its testcases (killed, timed out
+    before the end): ``resource_exit``, as a missing JUnit report is. Same rows as
+    :func:`gate.decide.outcome.from_junit`; a call failure that is not an ``AssertionError``
+    (``crash``) is ``resource_exit`` too. A selector that matches no testcase is decided by
+    :func:`gate.decide.outcome.not_matched` with what ``collected`` saw, and may raise
+    :class:`gate.decide.outcome.SelectorTypo` (the caller names the manifest entry).
+    """
+    from gate.decide import outcome
+
+    if cases is None:
+        decided = outcome.from_junit(proc, timeout_codes, report_found=False, matches=[],
+                                     report_has_red=False, classname=classname, name=name,
+                                     names=[], seen=outcome.SEEN_UNKNOWN)
+        if decided.row == 5:
+            decided = outcome.Outcome(outcome.RESOURCE_EXIT, 5,
+                                      "the pytest session wrote no results (killed or "
+                                      "stopped before its end)")
+        return decided
+    matches = lookup(cases, classname, name)
+    has_red = any(c.status in (FAILURE, ERROR) for c in cases)
+    raised = matches[0].raised if len(matches) == 1 else ()
+    decided = outcome.from_junit(
+        proc, timeout_codes, report_found=True, matches=[c.status for c in matches],
+        report_has_red=has_red, classname=classname, name=name,
+        names=[c.key for c in cases],
+        seen=collected.seen(classname, name) if collected else outcome.SEEN_UNKNOWN,
+        hypothesis_errors=outcome.hypothesis_errors(raised),
+        collection_errors=collected.failed if collected else ())
+    if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
+        decided = outcome.Outcome(outcome.RESOURCE_EXIT, decided.row,
+                                  f"the test call failed with {matches[0].crash}, not "
+                                  "an AssertionError: not an assertion result")
+    return decided

@@ -1,0 +1,260 @@
+"""The recorder: the part of the gate that runs inside the user's pytest process.
+
+The action's stamp mode (``gate stamp --manifest M --pytest -- COMMAND``) loads it into the
+test command's pytest with ``PYTEST_ADDOPTS=-p gate.agent.recorder`` and ``PYTHONPATH``
+naming a private folder that holds only the gate's package. It runs in the **user's** test
+environment, where the gate's own dependencies (PyYAML, jsonschema, junitparser) may be
+absent, so it imports only the standard library, pytest, Hypothesis, :mod:`gate.decide`,
+:mod:`gate.errors`, :mod:`gate.agent.cases` and :mod:`gate.agent.hypothesis_card`
+(tests/test_layout.py enforces that closure; tests/test_recorder.py runs it on an interpreter
+that has nothing but pytest and Hypothesis).
+
+Before the command runs, the gate (in its own environment) reads the manifest, cards,
+fixtures, samplers and policy exactly as the plugin does and writes a **plan**
+(``schemas/recorder-plan.schema.json``): per property its test id, JUnit selector and card.
+The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``:
+
+1. at configure, creates ``RESULTS.loaded`` (the gate refuses a run where it is missing: the
+   recorder never loaded) and refuses a **second pytest session** in one command (the file
+   exists already: a usage error in that session, and the gate refuses the run, exit 2);
+2. governs every gated test with :class:`Governor`, the same code the plugin uses (the card's
+   seed, ``max_examples``, no database, ...; a card conflict stops the session before any
+   test runs);
+3. folds every report into testcases with :class:`gate.agent.cases.Cases`, as the plugin does,
+   and at the end of the session writes ``RESULTS`` (``schemas/recorder-results.schema.json``):
+   the testcases, or the card conflicts.
+
+The gate then validates the results and builds the stamps with the same decide/build code the
+plugin uses (:func:`gate.agent.stamping.build_from_cases`). Under pytest-xdist the workers
+govern the tests they run (and send the recorded generator back with their reports); only the
+controller writes results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from gate.agent.cases import (
+    ENV_PLAN,
+    ENV_RESULTS,
+    PLAN_SCHEMA,
+    RESULTS_SCHEMA,
+    Case,
+    Cases,
+    Collected,
+    is_assertion,
+    junit_key,
+    lookup,
+)
+
+# --- governing the gated tests (both routes) ----------------------------------------------------
+
+
+class Governor:
+    """Applies the sample card to every gated test and records what ran (both pytest routes).
+
+    ``props``: per property, an object with ``prop.test_id``, ``prop.junit_classname``,
+    ``prop.junit_name`` and ``card`` (the plugin's :class:`gate.agent.stamping.Prepared`, the
+    recorder's :class:`PlanItem`). Registered in xdist workers too: they run the tests.
+    """
+
+    def __init__(self, props: Sequence[Any]) -> None:
+        self.props = props
+        self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
+        self.refused: list[str] = []  # the card conflicts: no stamps
+
+    @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run
+    def pytest_collection_modifyitems(self, session: pytest.Session,
+                                      items: list[pytest.Item]) -> None:
+        from gate.agent import hypothesis_card
+
+        problems: list[str] = []
+        for item in items:
+            key = junit_key(item.nodeid)
+            props = [p for p in self.props
+                     if lookup([Case(key)], p.prop.junit_classname, p.prop.junit_name)]
+            if not props:
+                continue
+            try:
+                self.gated[item.nodeid] = hypothesis_card.govern(item, props)
+            except hypothesis_card.CardConflict as exc:
+                problems.append(f"{item.nodeid}: {exc}")
+        if problems:
+            self.refused = problems
+            output = getattr(session.config, "workeroutput", None)
+            if output is not None:  # an xdist worker: the controller must refuse too
+                output["gate_refused"] = list(problems)
+            shown = "; ".join(problems[:20]) + (f"; and {len(problems) - 20} more"
+                                                if len(problems) > 20 else "")
+            pytest.exit(f"gate: error: the sample card cannot govern {len(problems)} gated "
+                        f"test{'s' if len(problems) > 1 else ''} (no test ran): {shown}",
+                        returncode=2)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:
+            applied.apply()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:
+            applied.restore()
+
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside Hypothesis's own wrapper
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        applied = self.gated.get(item.nodeid)
+        if applied is None:
+            return (yield)
+        with applied.observing():
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
+                                  ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        excinfo = call.excinfo
+        applied = self.gated.get(item.nodeid)
+        if applied is not None:  # plain data: xdist sends it to the controller with the report
+            report.gate_hypothesis = applied.record()  # type: ignore[attr-defined]
+            if call.when == "call" and report.failed and excinfo is not None:
+                from gate.agent import hypothesis_card
+
+                report.gate_failure = hypothesis_card.failure_of(  # type: ignore[attr-defined]
+                    excinfo.value)
+                report.gate_raised = hypothesis_card.raised_types(  # type: ignore[attr-defined]
+                    excinfo.value)
+        if call.when == "call" and report.failed:
+            if excinfo is None:  # a strict xfail that passed: no exception at all
+                crash = "no exception (a strict xfail passed)"
+                report.gate_crash = crash  # type: ignore[attr-defined]
+            elif not is_assertion(excinfo.value):
+                report.gate_crash = excinfo.typename  # type: ignore[attr-defined]
+        return report
+
+
+class Folder:
+    """Folds the session's reports into testcases (the controller's part, both routes)."""
+
+    def __init__(self) -> None:
+        self.cases = Cases()
+        #: What this process collected and deselected (typo or not run: class 8).
+        self.collected = Collected()
+        #: Card conflicts an xdist worker reported (its session stopped before any test ran).
+        self.worker_refused: list[str] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.cases.add(report)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        self.cases.add_collect(report)
+        if report.failed:
+            self.collected.failed.append(junit_key(report.nodeid)[1])
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.collected.deselected.update(junit_key(item.nodeid) for item in items)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.collected.selected = {junit_key(item.nodeid) for item in session.items}
+
+    def pytest_internalerror(self) -> None:
+        self.cases.add_internal_error()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """xdist: a worker that refused the cards says so in its ``workeroutput``."""
+        output = getattr(node, "workeroutput", None) or {}
+        refused = output.get("gate_refused")
+        if refused:
+            self.worker_refused.extend(str(p) for p in refused)
+
+
+# --- the recorder plugin (loaded with -p gate.agent.recorder) ----------------------------------
+
+
+@dataclass(frozen=True)
+class PlanProp:
+    test_id: str
+    junit_classname: str | None
+    junit_name: str
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    prop: PlanProp
+    card: dict[str, Any]
+
+
+def read_plan(path: str) -> list[PlanItem]:
+    """The plan the gate wrote and validated; here only its shape is trusted."""
+    with open(path, encoding="utf-8") as handle:
+        plan = json.load(handle)
+    if not isinstance(plan, dict) or plan.get("schema") != PLAN_SCHEMA:
+        raise pytest.UsageError(f"gate: error: {path}: not a {PLAN_SCHEMA} plan")
+    return [PlanItem(PlanProp(p["test_id"], p["junit"]["classname"], p["junit"]["name"]),
+                     dict(p["card"])) for p in plan["properties"]]
+
+
+def _write_atomic(path: str, record: dict[str, Any]) -> None:
+    temporary = f"{path}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(record, handle, sort_keys=True)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+class Recorder(Governor, Folder):
+    def __init__(self, props: Sequence[PlanItem], results: str, worker: bool) -> None:
+        Governor.__init__(self, props)
+        Folder.__init__(self)
+        self.results = results
+        self.worker = worker
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
+        result = yield
+        if self.worker:
+            return result
+        import hypothesis
+
+        from gate import __version__
+
+        refused = self.refused or self.worker_refused
+        _write_atomic(self.results, {
+            "schema": RESULTS_SCHEMA, "gate_version": __version__,
+            "pytest_version": pytest.__version__, "hypothesis_version": hypothesis.__version__,
+            "exit_status": int(session.exitstatus), "refused": list(refused),
+            "cases": [] if refused else [c.to_record() for c in self.cases.all()],
+            "collected": self.collected.to_record()})
+        return result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    plan, results = os.environ.get(ENV_PLAN, ""), os.environ.get(ENV_RESULTS, "")
+    if not plan or not results:
+        return  # loaded without a plan (a leaked PYTEST_ADDOPTS): nothing to do
+    worker = hasattr(config, "workerinput")
+    if not worker:
+        marker = results + ".loaded"
+        line = f"session pid={os.getpid()}\n".encode()
+        try:
+            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            with open(marker, "ab") as handle:
+                handle.write(line)
+            raise pytest.UsageError(
+                "gate: error: a second pytest session in one stamp command: the gate stamps "
+                "one pytest session per step (run the gated tests in one pytest command)"
+            ) from None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(line)
+    config.pluginmanager.register(Recorder(read_plan(plan), results, worker), "gate-recorder")
