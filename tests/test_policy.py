@@ -86,11 +86,11 @@ def test_every_entry_is_described_for_people(tmp_path: Path,
              if " frozen in " in line]
     assert len(lines) == 3
     assert lines[0].startswith("allowlist.0: EXPIRED: 'a' frozen in free-server; owner ")
-    assert lines[0].endswith("(expired 3 days ago)")
+    assert lines[0].endswith(" UTC, expired 3 days ago")
     assert lines[1].startswith("allowlist.1: EXPIRES WITHIN 7 DAYS: 'b'")
-    assert "; issue: 1234; " in lines[1] and lines[1].endswith("(in 5 days)")
+    assert "; issue: 1234; " in lines[1] and lines[1].endswith(" UTC, in 5 days")
     assert lines[2].startswith("allowlist.2: ok: 'c'") and "issue: none" in lines[2]
-    assert " UTC (in 12 days)" in lines[2]
+    assert " UTC, in 12 days" in lines[2]
 
 
 @pytest.mark.parametrize("text", [

@@ -69,4 +69,4 @@ def test_a_frozen_test_tells_the_reviewer_nothing_is_needed_and_the_owner_when()
     text = "\n".join(review.next_step(frozen, NOW, 30, g.VIEW))
     assert text.startswith("**Next step:** nothing for this change")
     assert "The owner (&#64;parsers) fixes the free-server failure before the freeze ends, " \
-           "2026-09-26 14:13 UTC (in 5 days)" in text
+           "2026-09-26 14:13 UTC, in 5 days" in text

@@ -39,8 +39,9 @@ def relative(ts: int, now: int, past: str = "expired") -> str:
 
 
 def expiry(ts: int, now: int) -> str:
-    """``2026-12-13 00:00 UTC (in 12 days)``."""
-    return f"{utc_date(ts)} ({relative(ts, now)})"
+    """``2026-12-13 00:00 UTC, in 12 days`` (a comma, not brackets: it is often shown inside
+    brackets already)."""
+    return f"{utc_date(ts)}, {relative(ts, now)}"
 
 
 def days_left(ts: int, now: int) -> int:
