@@ -285,7 +285,7 @@ def test_xdist_card_conflicts_stop_both_routes(tmp_path: Path) -> None:
     assert "overrides the card's seed" in done.stderr
     assert not (tmp_path / "out").exists()
     plugin = run_class(tmp_path, LOCAL, "plugin", None, "-n", "2", module="hypo_conflicts.py")
-    assert plugin.returncode != 0, plugin.stdout + plugin.stderr
+    assert plugin.returncode == 2, plugin.stdout + plugin.stderr
     assert "overrides the card's seed" in plugin.stdout + plugin.stderr
     assert not (tmp_path / "plugin").exists()
 

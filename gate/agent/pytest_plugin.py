@@ -187,7 +187,7 @@ class StampPlugin(Governor, Folder):
                     f"gate: error: the sample card cannot govern {len(self.worker_refused)} "
                     f"gated test(s), no stamps written: {'; '.join(self.worker_refused[:20])}",
                     red=True)
-                session.exitstatus = pytest.ExitCode.USAGE_ERROR
+                session.exitstatus = 2  # bad input, as every card conflict
             return result
         from gate.errors import GateInputError
 
