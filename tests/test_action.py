@@ -258,6 +258,28 @@ def test_receipt_for_another_model_closes_an_open_gate(tmp_path: Path) -> None:
                                  "mismatches": ["model_id"]}
 
 
+def test_the_job_log_says_what_the_receipt_and_the_halt_audit_decided(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A gate closed by the receipt (every test green) says why in the job log, not only in the
+    summary and the check run; an accepted receipt and a clean halt audit say so too."""
+    _stamps(tmp_path, "pass", "pass")
+    book = ledger.Ledger(tmp_path / "halt.ledger")
+    good = book.bind("run-1", "lab.invalid", "api.lab.invalid", "synthetic-fixture-v1")
+    book.check(good, 1, "a1")
+    halt = {"GATE_HALT_LEDGER": str(tmp_path / "halt.ledger")}
+    assert action.run(_env(tmp_path, **_receipt_env(tmp_path, "m1"), **halt)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "gate: receipt: accept" in lines
+    assert "gate: halt audit: ok: failed=0 denominator=1 chain_ok=true" in lines
+    shutil.rmtree(tmp_path / "runner")
+    (tmp_path / "output.txt").unlink()
+    assert action.run(_env(tmp_path, **_receipt_env(tmp_path, "m2"))) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "gate: receipt: reject: model_id" in lines
+    assert not any(line.startswith("gate: halt audit") for line in lines)  # none asked for
+    assert lines[-1].startswith("agent-patch gate: closed (0 rejected, 0 frozen, 1 accepted)")
+
+
 def test_receipt_without_its_companions_is_bad_input(tmp_path: Path) -> None:
     _stamps(tmp_path, "pass", "pass")
     with pytest.raises(GateInputError) as caught:

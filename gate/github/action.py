@@ -395,7 +395,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 mode=settings.comment, view=view)
     if said:
         print(workflow.log_line(said))
-    logged = review.log_lines(built)  # each line escaped by workflow.log_line
+    logged = [*review.log_lines(built), *review.audit_log_lines(built)]  # workflow.log_line
     if logged:
         print("\n".join(logged))
     counts = built["counts"]

@@ -653,6 +653,23 @@ def log_lines(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def audit_log_lines(report: Mapping[str, Any]) -> list[str]:
+    """The receipt and halt-audit verdicts as plain log lines (escaped for the log), so that a
+    gate they close says why in the job log too, not only in the summary and the check run."""
+    out = []
+    receipt = report.get("receipt")
+    if isinstance(receipt, Mapping):
+        out.append(workflow.log_line(f"gate: receipt: {receipt.get('line', '')}"))
+    audit = report.get("halt_audit")
+    if isinstance(audit, Mapping):
+        ok = not audit.get("failed") and audit.get("chain_ok", True)
+        out.append(workflow.log_line(
+            f"gate: halt audit: {'ok' if ok else 'failed'}: failed={int(audit.get('failed', 0))} "
+            f"denominator={int(audit.get('denominator', 0))} "
+            f"chain_ok={'true' if audit.get('chain_ok', True) else 'false'}"))
+    return out
+
+
 def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
     """A one-paragraph plain-text next step (for annotations)."""
     action = str(pair.get("action", ""))
