@@ -123,4 +123,6 @@ def test_collection_note_is_bounded() -> None:
     note = outcome.collection_note([f"tests.test_{i}" for i in range(10)])
     assert note.endswith("tests.test_2 and 7 more)")
     assert outcome.from_junit(outcome.ProcessResult(2), (124,), report_found=True, matches=[],
-                              report_has_red=True, collection_errors=["m"]).row == 6
+                              report_has_red=True, classname=None, name="test_a",
+                              names=[("t", "test_b")], seen=outcome.SEEN_UNKNOWN,
+                              collection_errors=["m"]).row == 6

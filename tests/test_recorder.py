@@ -176,9 +176,10 @@ def test_the_users_pytest_addopts_is_kept(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     got = read_stamps(tmp_path / "out")
     assert got["draws"]["outcome"] == "pass"
-    # deselected by the user's -k: not run, as the plugin says
+    # deselected by the user's -k: not run, and the recorder saw it collected (not a typo)
     assert (got["fixed_band"]["outcome"], got["fixed_band"]["note"]) == (
-        "resource_exit", "not in JUnit report")
+        "resource_exit", "not in JUnit report: collected, then deselected (-k, -m, "
+        "--deselect, --lf): it did not run")
 
 
 # --- fail closed ---------------------------------------------------------------------------------
@@ -392,3 +393,16 @@ def test_results_that_break_their_schema_are_bad_input(tmp_path: Path) -> None:
     with pytest.raises(GateInputError):
         stamping.read_results(results)
     assert stamping.read_results(tmp_path / "absent.json") is None
+
+
+def test_a_selector_typo_on_the_recorder_route_is_exit_2_naming_the_entry(
+        tmp_path: Path) -> None:
+    workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
+    text = (tmp_path / "gate.yml").read_text(encoding="utf-8")
+    assert "test_fixed_band" in text
+    (tmp_path / "gate.yml").write_text(text.replace("test_fixed_band", "test_fixed_bnd"),
+                                       encoding="utf-8")
+    done = stamp(tmp_path, "out", *pytest_argv(), environment=env())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "properties.1.junit" in done.stderr and "test_fixed_band" in done.stderr
+    assert not list((tmp_path / "out").glob("*.json"))

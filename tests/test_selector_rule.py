@@ -122,10 +122,10 @@ def test_the_plugin_route_goes_through_it_with_what_it_collected(
     if collected is not None:
         plugin.collected = collected
     if seen in (outcome.NOT_REACHED, outcome.DESELECTED):
-        assert plugin.decide(item, 1).outcome == "resource_exit"
+        assert plugin.decisions(RED)[0].outcome == "resource_exit"
     else:
         with pytest.raises(GateInputError) as caught:
-            plugin.decide(item, 1)
+            plugin.decisions(RED)
         assert str(caught.value).startswith("m.yml: properties.0.junit (test 'p1'): ")
     assert spy == [{"classname": "s", "name": "test_totl", "names": [("s", "test_total")],
                     "seen": seen, "collection_errors": []}]

@@ -207,6 +207,15 @@ class StampPlugin(Governor, Folder):
                 reporter.write_sep("-", f"gate: {len(written)} stamps written to {self.out}")
         return result
 
+    def decisions(self, proc: Any) -> list[Any]:
+        """Every property's outcome from this session's testcases and what it collected
+        (:func:`gate.agent.stamping.decide_cases`; a selector typo is bad input)."""
+        from gate.agent import stamping
+
+        return stamping.decide_cases(self.prepared, self.cases.all(), proc=proc,
+                                     timeout_codes=self.timeout_codes,
+                                     collected=self.collected, manifest=self.manifest)
+
     def write(self, exit_code: int) -> list[Path]:
         from gate.agent import stamping
         from gate.decide import outcome
@@ -215,9 +224,8 @@ class StampPlugin(Governor, Folder):
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
         built = stamping.build_from_cases(
-            self.prepared, self.run_ids, self.cases.all(), proc=proc,
-            timeout_codes=self.timeout_codes, server_class=self.server_class, source=SOURCE,
-            written_at=int(time.time()), collected=self.collected, manifest=self.manifest)
+            self.prepared, self.run_ids, self.cases.all(), self.decisions(proc), proc=proc,
+            server_class=self.server_class, source=SOURCE, written_at=int(time.time()))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]
         for target, stamp in zip(targets, built, strict=True):
             write_once(target, canonical_json(stamp) + b"\n")

@@ -322,44 +322,58 @@ def build_stamp(
     return records.check_stamp(stamp, f"stamp {run_id} for {prepared.prop.test_id!r}")
 
 
-def build_from_cases(
+def decide_cases(
     prepared: Sequence[Prepared],
-    run_ids: Sequence[str],
     cases: Sequence[Any] | None,
     *,
     proc: outcome.ProcessResult,
     timeout_codes: Collection[int],
-    server_class: str,
-    source: str,
-    written_at: int,
     collected: Any = None,
     manifest: str | None = None,
-) -> list[dict[str, Any]]:
-    """The stamps of one pytest session from its testcases (:class:`gate.agent.cases.Case`),
-    one per property: the one decide/build path of both pytest routes (the plugin in-process,
-    the recorder through ``gate stamp --pytest``). ``cases`` None: the session wrote none.
-    ``collected`` (:class:`gate.agent.cases.Collected`) tells a deselected or unreached test
-    from a selector typo, which is bad input naming the ``manifest`` entry (exit 2, no stamp:
-    every property is decided before any stamp is built)."""
+) -> list[outcome.Outcome]:
+    """The outcome of every property of one pytest session from its testcases
+    (:class:`gate.agent.cases.Case`): the one decide path of both pytest routes (the plugin
+    in-process, the recorder through ``gate stamp --pytest``). ``cases`` None: the session
+    wrote none. ``collected`` (:class:`gate.agent.cases.Collected`) tells a deselected or
+    unreached test from a selector typo, which is bad input naming the ``manifest`` entry
+    (exit 2): every property is decided before any stamp is built, so a typo writes none."""
     from gate.agent import cases as folded
 
     decisions = []
     for index, item in enumerate(prepared):
-        classname, name = item.prop.junit_classname, item.prop.junit_name
         try:
-            decisions.append(folded.decide(cases, classname, name, proc, tuple(timeout_codes),
-                                           collected))
+            decided = folded.decide(cases, item.prop.junit_classname, item.prop.junit_name,
+                                    proc, tuple(timeout_codes), collected)
         except outcome.SelectorTypo as typo:
             place = place_of(manifest, index, item.prop)
             raise GateInputError(place[0], place[1], typo.message) from None
-    built = []
-    for item, run_id, decided in zip(prepared, run_ids, decisions, strict=True):
-        classname, name = item.prop.junit_classname, item.prop.junit_name
         if not item.still_same():
             decided = outcome.Outcome(outcome.RESOURCE_EXIT, 0,
                                       "the card, fixtures or sampler output changed during "
                                       "the run")
-        matches = folded.lookup(cases, classname, name) if cases is not None else []
+        decisions.append(decided)
+    return decisions
+
+
+def build_from_cases(
+    prepared: Sequence[Prepared],
+    run_ids: Sequence[str],
+    cases: Sequence[Any] | None,
+    decisions: Sequence[outcome.Outcome],
+    *,
+    proc: outcome.ProcessResult,
+    server_class: str,
+    source: str,
+    written_at: int,
+) -> list[dict[str, Any]]:
+    """The stamps of one pytest session, one per property, from its testcases and the
+    :func:`decide_cases` decisions (both pytest routes)."""
+    from gate.agent import cases as folded
+
+    built = []
+    for item, run_id, decided in zip(prepared, run_ids, decisions, strict=True):
+        matches = (folded.lookup(cases, item.prop.junit_classname, item.prop.junit_name)
+                   if cases is not None else [])
         one = matches[0] if len(matches) == 1 else None
         built.append(build_stamp(
             item, server_class=server_class, run_id=run_id, decided=decided, proc=proc,
@@ -610,11 +624,12 @@ def _recorder_run(request: Request, prepared: Sequence[Prepared], stdout: IO[byt
         got = read_results(results) if sessions else None
     finally:
         shutil.rmtree(private, ignore_errors=True)
-    return build_from_cases(prepared, request.run_ids, got[0] if got else None, proc=proc,
-                            timeout_codes=request.timeout_codes,
+    cases = got[0] if got else None
+    decisions = decide_cases(prepared, cases, proc=proc, timeout_codes=request.timeout_codes,
+                             collected=got[1] if got else None, manifest=request.manifest)
+    return build_from_cases(prepared, request.run_ids, cases, decisions, proc=proc,
                             server_class=request.server_class, source=RECORDER_SOURCE,
-                            written_at=when, collected=got[1] if got else None,
-                            manifest=request.manifest)
+                            written_at=when)
 
 
 def manifest_run_ids(count: int, prefix: str | None) -> list[str]:

@@ -150,6 +150,8 @@ def hypothesis_note(errors: Sequence[str]) -> str:
 #: exit status 2). Deterministic, so the reviewer is told to fix the collection, not to re-run
 #: (:mod:`gate.github.review` looks for this phrase).
 COLLECTION_NOTE = "the test collection failed"
+#: The note of row 6 when nothing more is known (a report without the property's testcase).
+NOT_IN_REPORT = "not in JUnit report"
 
 
 def collection_note(failed: Sequence[str]) -> str:
@@ -246,7 +248,7 @@ def not_matched(
     if early is not None and early.outcome == RESOURCE_EXIT:
         return early
     if not names:
-        return early or Outcome(RESOURCE_EXIT, 6, "not in JUnit report")
+        return early or Outcome(RESOURCE_EXIT, 6, NOT_IN_REPORT)
     if collection_errors:
         return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
     if seen == DESELECTED:

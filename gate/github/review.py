@@ -194,7 +194,7 @@ def stuck_kind(run: Mapping[str, Any]) -> str | None:
         return "collection"
     if _no_report(run):
         return "no_report"
-    if note == "not in JUnit report" and run.get("exit_code") == 2:
+    if note == outcomes.NOT_IN_REPORT and run.get("exit_code") == 2:
         return "interrupted"
     return None
 
