@@ -242,7 +242,7 @@ def test_policy_check_exit_codes(tmp_path: Path) -> None:
     healthy.write_text(policy_yaml([allow_entry()]), encoding="utf-8")
     ok = run_cli("policy", "check", healthy, "--now", NOW)
     assert (ok.code, ok.lines[-1]) == (0, "policy: 1 entries, 0 findings")
-    assert "EXPIRES WITHIN 7 DAYS" in ok.lines[0] and "(in 1 day)" in ok.lines[0]
+    assert "EXPIRES WITHIN 7 DAYS" in ok.lines[0] and ok.lines[0].endswith(" UTC, in 1 day")
     expired = tmp_path / "old.yml"
     expired.write_text(policy_yaml([allow_entry(expires=PAST)]), encoding="utf-8")
     rot = run_cli("policy", "check", expired, "--now", NOW)
