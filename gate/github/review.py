@@ -468,7 +468,7 @@ def stable_step(pair: Mapping[str, Any]) -> str:
 
 def _repro_words(pair: Mapping[str, Any]) -> str:
     repro = _reproduce(pair)
-    return f" Reproduce locally: `{markdown.inline(repro, 500)}`" if repro else ""
+    return f" Reproduce locally: {markdown.code_span(repro, 500)}" if repro else ""
 
 
 def required_lines(pair: Mapping[str, Any]) -> list[str]:
