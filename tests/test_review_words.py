@@ -87,3 +87,12 @@ def test_the_reproduce_line_renders_verbatim_and_inert(repro: str) -> None:
     assert out.count("<p>") == 1 and "<script>" not in out and "<a " not in out, out
     (code,) = re.findall("<code>(.*?)</code>", out, re.S)
     assert html.unescape(code) == repro.replace("\n", " ")
+
+
+def test_the_allowlist_suggestion_says_where_it_goes() -> None:
+    """Pasted below gate init's ``allowlist: []``, a snippet starting ``allowlist:`` is a
+    duplicate key: the lead-in says to replace that line or add the item under it."""
+    pair = next(p for p in g.one_of_each()["pairs"] if p["action"] == "reject_not_allowlisted")
+    lead = review.next_step(pair, NOW, 30, review.View())[0]
+    assert "replace its `allowlist: []` line" in lead
+    assert "under its existing `allowlist:`" in lead
