@@ -494,3 +494,19 @@ def test_the_policy_templates_example_has_the_suggested_entrys_fields() -> None:
     assert sorted(entry) == sorted(suggested)
     pol = policy.from_record(record, "template")
     assert policy.check(pol, entry["added"]) == []
+
+
+def test_add_refuses_a_test_id_that_differs_from_its_card(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The one manifest check (gate.records.manifest.check_card) on the ``--add`` route."""
+    assert init("tests") == 0
+    text = MANIFEST.read_text()
+    assert IDS[0] in text
+    MANIFEST.write_text(text.replace(json.dumps(IDS[0]), json.dumps(IDS[0] + "x"), 1))
+    before = tree(repo)
+    capsys.readouterr()
+    assert init("--add", "tests") == 2
+    err = capsys.readouterr().err
+    assert f"{MANIFEST}: properties.0.test_id: " in err and err.count("\n") == 1, err
+    assert "differs from the card's property" in err
+    assert tree(repo) == before
