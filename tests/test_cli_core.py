@@ -312,3 +312,18 @@ def test_halt_report_that_cannot_be_written(tmp_path: Path) -> None:
     # the halt itself was recorded before the report failed, and stands
     audit = run_cli("halt", "audit", ledger_path)
     assert (audit.code, audit.lines) == (0, ["failed=0 denominator=1"])
+
+
+def test_policy_check_flags_the_suggested_entrys_placeholders(tmp_path: Path) -> None:
+    """Newcomer trial: the suggested entry pasted unedited passed ``gate policy check``."""
+    pasted = tmp_path / "pasted.yml"
+    pasted.write_text(policy_yaml([dict(allow_entry(), owner="@OWNER", reason="REASON",
+                                        issue="ISSUE-URL")]), encoding="utf-8")
+    result = run_cli("policy", "check", pasted, "--now", NOW)
+    assert result.code == 1 and result.lines[-1] == "policy: 1 entries, 3 findings"
+    found = [line for line in result.lines if "placeholder" in line]
+    assert len(found) == 3
+    for line, field, mark in zip(found, ("owner", "reason", "issue"),
+                                 ("'@OWNER'", "'REASON'", "'ISSUE-URL'"), strict=True):
+        assert line.startswith(f"{pasted}: allowlist.0 (")
+        assert f": {field} is the placeholder {mark}" in line and "fix: replace it" in line

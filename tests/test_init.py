@@ -468,3 +468,45 @@ def test_an_interpreter_without_pytest_is_named(
     err = capsys.readouterr().err
     assert f"{bare}: --python: pytest is not installed for this interpreter" in err, err
     assert not (repo / ".github").exists()
+
+
+def test_the_policy_templates_example_has_the_suggested_entrys_fields() -> None:
+    """gate init's commented example carries the same keys as the gate's suggested entry (and
+    uncommented in place of ``allowlist: []``, it is a healthy policy)."""
+    import yaml
+
+    from gate.github import review
+    from gate.records import adopt, policy
+    from tests import golden_cases as g
+
+    lines = adopt.POLICY_TEXT.splitlines()
+    start = lines.index("# allowlist:")
+    example = ["allowlist:"]
+    for line in lines[start + 1:]:
+        if not line.startswith("#   "):
+            break
+        example.append(line[2:])
+    record = yaml.safe_load("\n".join(example))
+    (entry,) = record["allowlist"]
+    pair = next(p for p in g.one_of_each()["pairs"] if p["action"] == "reject_not_allowlisted")
+    (suggested,) = yaml.safe_load("\n".join(review.allowlist_entry(pair, g.NOW, 30)))[
+        "allowlist"]
+    assert sorted(entry) == sorted(suggested)
+    pol = policy.from_record(record, "template")
+    assert policy.check(pol, entry["added"]) == []
+
+
+def test_add_refuses_a_test_id_that_differs_from_its_card(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The one manifest check (gate.records.manifest.check_card) on the ``--add`` route."""
+    assert init("tests") == 0
+    text = MANIFEST.read_text()
+    assert IDS[0] in text
+    MANIFEST.write_text(text.replace(json.dumps(IDS[0]), json.dumps(IDS[0] + "x"), 1))
+    before = tree(repo)
+    capsys.readouterr()
+    assert init("--add", "tests") == 2
+    err = capsys.readouterr().err
+    assert f"{MANIFEST}: properties.0.test_id: " in err and err.count("\n") == 1, err
+    assert "differs from the card's property" in err
+    assert tree(repo) == before

@@ -74,7 +74,9 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
 ])
 def test_bad_manifests_are_refused(tmp_path: Path, change: Any, field: str) -> None:
     record = {"version": 1, "properties": workspace(tmp_path)}
-    record["properties"].append(dict(record["properties"][0], test_id="a2"))
+    # its own card: a test id must be its card's property (a2 on a.card.json is refused)
+    (tmp_path / "a2.card.json").write_text(json.dumps({"property": "a2", "cases": 1, "seed": 0}))
+    record["properties"].append(dict(record["properties"][0], test_id="a2", card="a2.card.json"))
     change(record)
     with pytest.raises(GateInputError) as caught:
         manifest.load(write(tmp_path / "m.yml", record), tmp_path)
@@ -250,3 +252,28 @@ def test_a_missing_card_fixture_or_sample_names_the_entry(
         manifest.load(m, tmp_path)
     assert (caught.value.source, caught.value.field) == (str(m), field)
     assert "no such file or folder under the root" in caught.value.message
+
+
+def test_a_test_id_that_differs_from_its_card_property_is_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer trial: ``test_id: ...::test_convertyar`` (card ``...::test_convertyear``) stamped
+    and opened the gate, the JUnit selector still matching the real test."""
+    entries = workspace(tmp_path)
+    entries[1]["test_id"] = "bb"
+    m = write(tmp_path / "m.yml", {"properties": entries})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
+                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
+                 str(tmp_path / "out"), "--exit-code", "0"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    for part in (str(m), "properties.1.test_id", "'bb'", "'b'", "b.card.json", "the same"):
+        assert part in err, (part, err)
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(GateInputError):
+        manifest.load(m, tmp_path)
+    pol = tmp_path / "policy.yml"
+    pol.write_text("allowlist: []\n")
+    code = main(["policy", "check", str(pol), "--manifest", str(m), "--root", str(tmp_path)])
+    assert code == 2 and "properties.1.test_id" in capsys.readouterr().err

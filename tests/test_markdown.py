@@ -114,3 +114,35 @@ def test_table_keeps_columns() -> None:
 ])
 def test_url(target: str, expected: str | None) -> None:
     assert markdown.url(target) == expected
+
+
+def _one_code_span(md: str) -> str:
+    """The text of the only ``<code>`` in ``md`` rendered as one paragraph (markdown-it-py)."""
+    markdown_it = pytest.importorskip("markdown_it")
+    out = str(markdown_it.MarkdownIt("commonmark", {"html": True}).render("See " + md + " now"))
+    spans = re.findall("<code>(.*?)</code>", out, re.S)
+    assert len(spans) == 1, out
+    assert out.startswith("<p>See <code>") and out.endswith("</code> now</p>\n"), out
+    return html.unescape(spans[0])
+
+
+def test_code_span_shows_the_reproduce_line_verbatim() -> None:
+    line = "@reproduce_failure('6.170.17', b'AEFk')"
+    span = markdown.code_span(line)
+    assert span == f"`{line}`"
+    assert _one_code_span(span) == line
+
+
+@pytest.mark.parametrize("text", ["`", "a`b", "``x``", " lead", "trail ", "x\ny\r\nz",
+                                  "<script>alert(1)</script>", "a` <b>*x*</b> `c", "```\n# h",
+                                  "&#64;", "\u202eevil"])
+def test_code_span_is_inert(text: str) -> None:
+    assert _one_code_span(markdown.code_span(text)) == markdown.one_line(text)
+
+
+@given(anything)
+def test_code_span_never_breaks_out(text: str) -> None:
+    if not text:
+        assert markdown.code_span(text) == ""
+        return
+    assert _one_code_span(markdown.code_span(text)) == markdown.one_line(text)

@@ -297,7 +297,7 @@ def test_xdist_card_conflicts_stop_both_routes(tmp_path: Path) -> None:
 def _stateful(root: Path, seed: int) -> None:
     workspace(root, {})
     (root / "cards" / "ledger.json").write_text(json.dumps(
-        {"property": "ledger", "cases": 10, "seed": seed}))
+        {"property": "hypo_stateful.py::TestLedger::runTest", "cases": 10, "seed": seed}))
     write_manifest(root / "gate.yml", [{
         "test_id": "hypo_stateful.py::TestLedger::runTest", "card": "cards/ledger.json",
         "fixtures": ["ledgerlib.py", "hypo_stateful.py"],

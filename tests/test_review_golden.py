@@ -146,13 +146,25 @@ def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:
 
     report = g.one_of_each()
     pair = next(p for p in report["pairs"] if p["action"] == "reject_not_allowlisted")
+    def filled(record: Any) -> Any:
+        """The suggestion as a reviewer completes it (owner, reason, issue filled in)."""
+        record["allowlist"][0].update(owner="@parsers", reason="no locale on the free runner",
+                                      issue=12)
+        return record
+
     entry = yaml.safe_load("\n".join(review.allowlist_entry(pair, g.NOW, 30)))
     pol = policy.from_record(entry, "suggested")
     assert pol.allowlist[0].test_id == pair["test_id"]
+    # pasted unedited, its three placeholders are findings and it grants nothing
+    found = policy.check(pol, g.NOW)
+    assert [f.split(": ", 1)[1].split(" ")[0] for f in found] == ["owner", "reason", "issue"]
+    assert pol.granting(g.NOW)[0].finding
+    pol = policy.from_record(filled(entry), "suggested")
     assert policy.check(pol, g.NOW) == []  # no finding: within the 30-day maximum
+    assert not pol.granting(g.NOW)[0].finding
     # without a card expiry the suggestion is the last midnight within the maximum
     bare = {**pair, "card_expires": None}
     entry = yaml.safe_load("\n".join(review.allowlist_entry(bare, g.NOW, 30)))
     expires = entry["allowlist"][0]["expires"]
     assert g.NOW < expires <= g.NOW + 30 * g.DAY and expires % g.DAY == 0
-    assert policy.check(policy.from_record(entry, "s"), g.NOW) == []
+    assert policy.check(policy.from_record(filled(entry), "s"), g.NOW) == []

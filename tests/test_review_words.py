@@ -70,3 +70,29 @@ def test_a_frozen_test_tells_the_reviewer_nothing_is_needed_and_the_owner_when()
     assert text.startswith("**Next step:** nothing for this change")
     assert "The owner (&#64;parsers) fixes the free-server failure before the freeze ends, " \
            "2026-09-26 14:13 UTC, in 5 days" in text
+
+
+@pytest.mark.parametrize("repro", ["@reproduce_failure('6.170.17', b'AEFk')",
+                                   "x` <script>alert(1)</script>\n# `` [l](http://e)"])
+def test_the_reproduce_line_renders_verbatim_and_inert(repro: str) -> None:
+    """Newcomer trial: entities showed raw inside the code span (``&#64;reproduce&#95;...``)."""
+    import html
+    import re
+
+    markdown_it = pytest.importorskip("markdown_it")
+    pair = stable("property_miss")
+    pair["runs"][0]["failure"] = {"reproduce": repro}
+    (line,) = review.next_step(pair, NOW, 30, review.View())
+    out = str(markdown_it.MarkdownIt("commonmark", {"html": True}).render(line))
+    assert out.count("<p>") == 1 and "<script>" not in out and "<a " not in out, out
+    (code,) = re.findall("<code>(.*?)</code>", out, re.S)
+    assert html.unescape(code) == repro.replace("\n", " ")
+
+
+def test_the_allowlist_suggestion_says_where_it_goes() -> None:
+    """Pasted below gate init's ``allowlist: []``, a snippet starting ``allowlist:`` is a
+    duplicate key: the lead-in says to replace that line or add the item under it."""
+    pair = next(p for p in g.one_of_each()["pairs"] if p["action"] == "reject_not_allowlisted")
+    lead = review.next_step(pair, NOW, 30, review.View())[0]
+    assert "replace its `allowlist: []` line" in lead
+    assert "under its existing `allowlist:`" in lead

@@ -174,3 +174,38 @@ def test_stamp_with_only_the_required_fields_is_valid() -> None:
 def test_strict_integer_checker() -> None:
     assert schemas.is_valid("binding", binding_record(generation=1))
     assert not schemas.is_valid("binding", binding_record(generation=1.0))  # type: ignore[arg-type]
+
+
+def _refusal(name: str, record: Any) -> tuple[str, str]:
+    with pytest.raises(GateInputError) as caught:
+        schemas.validate(name, record, "f.yml")
+    assert "\n" not in str(caught.value)
+    return caught.value.field, str(caught.value)
+
+
+def test_a_misspelt_key_is_named_with_the_nearest_allowed_one() -> None:
+    """Newcomer trial: ``server_clas:`` read as "'server_class' is a required property"."""
+    entry = allow_entry()
+    entry["server_clas"] = entry.pop("server_class")
+    field, text = _refusal("policy", {"allowlist": [entry]})
+    assert field == "allowlist.0.server_clas"
+    assert "f.yml" in text and "unknown key 'server_clas': did you mean 'server_class'?" in text
+    field, text = _refusal("sample-card", {"property": "p", "cases": 1, "seeed": 0})
+    assert (field, text.endswith("unknown key 'seeed': did you mean 'seed'?")) == ("seeed", True)
+
+
+def test_an_unknown_key_alone_gets_the_suggestion_too() -> None:
+    field, text = _refusal("sample-card", dict(MINIMAL["sample-card"], deadline=500))
+    assert field == "deadline" and "did you mean 'deadline_ms'?" in text
+    field, text = _refusal("sample-card", dict(MINIMAL["sample-card"], zzzz=1))
+    assert field == "zzzz" and "unknown key 'zzzz'; the allowed keys are " in text
+    assert "seed" in text
+
+
+def test_a_date_where_unix_seconds_are_expected_says_how_to_write_them() -> None:
+    entry = dict(allow_entry(), expires="2026-12-31")
+    field, text = _refusal("policy", {"allowlist": [entry]})
+    assert field == "allowlist.0.expires"
+    assert "Unix seconds" in text and "`date -u -d 2026-12-31 +%s`" in text
+    field, text = _refusal("sample-card", dict(MINIMAL["sample-card"], freeze_expires_at="soon"))
+    assert field == "freeze_expires_at" and "Unix seconds" in text

@@ -13,6 +13,11 @@ such string that reaches a job summary or a check run goes through one of these 
 * :func:`code_line` makes text safe as one line *inside* a fenced code block, where nothing is
   decoded: only control, bidi and line-separator characters are replaced by visible escapes, so
   ordinary values stay verbatim. :func:`code_block` picks a fence longer than any backtick run.
+* :func:`code_span` makes text one inline code span (`` `...` ``) *inside* a line of Markdown,
+  where, as in a code block, nothing is decoded (an entity would show as ``&#64;``): the text
+  is flattened to one line, unsafe characters become visible escapes, and the span's backtick
+  string is longer than any backtick run in it, so it cannot be closed early. Not for table
+  cells (a ``|`` still splits a GitHub table row there) nor for the start of a line.
 * :func:`mermaid_label` keeps letters, digits and a few safe punctuation marks and writes every
   other character as a Mermaid entity code (``#35;``), for use inside ``["..."]`` labels.
 
@@ -143,6 +148,22 @@ def inline(text: str, max_chars: int | None = None) -> str:
 def code_line(text: str) -> str:
     """One line for inside a fenced code block: verbatim except for unsafe characters."""
     return visible_controls(text)
+
+
+def code_span(text: str, max_chars: int | None = None) -> str:
+    """``text`` as one inline code span, shown verbatim (see module doc); ``max_chars`` cuts
+    the raw text. Empty text is no span at all (``""``)."""
+    raw = text if max_chars is None else truncate(text, max_chars)
+    flat = one_line(raw)
+    if not flat:
+        return ""
+    ticks = "`" * (longest_backtick_run([flat]) + 1)
+    # CommonMark strips one space from each end when both ends are spaces; pad so a leading or
+    # trailing backtick does not join the delimiter and the text's own spaces survive.
+    # (Text of spaces only is never stripped.)
+    edges = flat[:1] + flat[-1:]
+    pad = " " if flat.strip(" ") and ("`" in edges or " " in edges) else ""
+    return f"{ticks}{pad}{flat}{pad}{ticks}"
 
 
 def longest_backtick_run(lines: Iterable[str]) -> int:

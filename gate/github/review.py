@@ -342,7 +342,9 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
                           "a new fixture_hash, so re-run both stamp jobs afterwards.")
         return [f"**Next step:** fix the test or the code so the free server passes it, or — "
                 f"if the free server cannot run this property — freeze it there with a "
-                f"reviewed entry in {policy} (fill in owner, reason and issue):", "",
+                f"reviewed entry in {policy} (fill in owner, reason and issue; replace its "
+                f"`allowlist: []` line with this, or add the `- test_id:` item under its "
+                f"existing `allowlist:`):", "",
                 *markdown.code_block(entry, "yaml"), "", card_words]
     if action == "reject_freeze_expired":
         freeze = pair.get("freeze")
@@ -468,7 +470,7 @@ def stable_step(pair: Mapping[str, Any]) -> str:
 
 def _repro_words(pair: Mapping[str, Any]) -> str:
     repro = _reproduce(pair)
-    return f" Reproduce locally: `{markdown.inline(repro, 500)}`" if repro else ""
+    return f" Reproduce locally: {markdown.code_span(repro, 500)}" if repro else ""
 
 
 def required_lines(pair: Mapping[str, Any]) -> list[str]:

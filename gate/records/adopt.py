@@ -59,9 +59,11 @@ POLICY_TEXT = """\
 # allowlist:
 #   - test_id: "tests/test_example.py::test_round_trip"
 #     server_class: free-server        # the class the freeze applies to
-#     owner: "@your-team"
+#     owner: "@your-team"              # who will fix it
 #     reason: why the free runner cannot run this property yet
-#     expires: 1791590400              # Unix seconds
+#     issue: "https://github.com/OWNER/REPO/issues/1"   # where the fix is tracked
+#     added: 1790985600                # Unix seconds (`date -u -d 2026-10-03 +%s`)
+#     expires: 1791590400              # Unix seconds, within max_freeze_days of added
 # max_freeze_days: 30                  # the longest freeze window `gate policy check` allows
 # timeouts:
 #   exit_codes: [124, 137]             # exit statuses stamped as resource_exit

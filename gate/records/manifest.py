@@ -20,6 +20,13 @@ Example::
 file (a location that does not exist is bad input, naming the entry); the stamp records it
 relative to the repository root (see :func:`gate.agent.stamping.repository_path`), so that an
 annotation points at the file on GitHub whatever the root is.
+
+Each entry's ``test_id`` must equal its card's ``property`` (the card schema requires it): a
+typo in either would otherwise stamp and open the gate for a test the card does not name, while
+the JUnit selector still matches the real test. :func:`check_card` is that one check; every
+route that loads a manifest with its cards (``gate stamp --manifest``, the pytest plugin, the
+recorder route, ``gate init --add``, ``gate policy check --manifest``) goes through
+:func:`from_record`, which applies it.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from typing import Any
 from gate.errors import GateInputError
 from gate.records import schemas
 from gate.records.files import lexists, read_yaml
+from gate.records.load import load_card
 
 DEFAULT_MANIFEST = Path(".github/gate.yml")
 
@@ -70,6 +78,16 @@ def _existing(root: Path, value: str, source: str, where: str, test_id: str,
     return path
 
 
+def check_card(test_id: str, card: Any, source: str, where: str, card_path: str) -> None:
+    """Bad input unless the card's ``property`` is the manifest entry's ``test_id``."""
+    named = card.get("property") if isinstance(card, dict) else None
+    if named != test_id:
+        raise GateInputError(source, f"{where}.test_id",
+                             f"{test_id!r} differs from the card's property {named!r} "
+                             f"({card_path}); make test_id and the card's property the same "
+                             "test id (fix the typo in one of them)")
+
+
 def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True
                 ) -> list[Property]:
     """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
@@ -95,9 +113,12 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
                                      f"{raw['location']['path']!r} (test {test_id!r}): no such "
                                      "file under the root; name the test file relative to the "
                                      "root")
+        card_path = _existing(root, raw["card"], source, f"{where}.card", test_id, check_paths)
+        if check_paths:
+            check_card(test_id, load_card(card_path), source, where, raw["card"])
         found.append(Property(
             test_id=test_id,
-            card=_existing(root, raw["card"], source, f"{where}.card", test_id, check_paths),
+            card=card_path,
             fixtures=tuple(_existing(root, p, source, f"{where}.fixtures.{n}", test_id,
                                      check_paths)
                            for n, p in enumerate(raw["fixtures"])),

@@ -60,9 +60,11 @@ class Policy:
         table against the clock. Never decide from ``allowlist`` directly."""
         days = self.max_freeze_days
         added = self.added or (None,) * len(self.allowlist)
+        issues = self.issues or (None,) * len(self.allowlist)
         out: list[AllowEntry] = []
-        for index, (entry, at) in enumerate(zip(self.allowlist, added, strict=True)):
-            found = [f for f in entry_findings(entry, at, now, days)
+        for index, (entry, at, issue) in enumerate(zip(self.allowlist, added, issues,
+                                                       strict=True)):
+            found = [f for f in entry_findings(entry, at, now, days, issue)
                      if not f.startswith("expired at")]
             out.append(dataclasses.replace(entry, finding=f"{_where(index, entry)}: {found[0]}")
                        if found else entry)
@@ -123,10 +125,27 @@ def load(path: Path | None) -> Policy:
     return from_record(read_yaml(path), str(path))
 
 
-def entry_findings(entry: AllowEntry, added: int | None, now: int, days: int) -> list[str]:
+#: The values of the allowlist entry the gate suggests (gate.github.review.allowlist_entry)
+#: that a reviewer must replace: pasted unedited, the entry is a finding and grants nothing.
+PLACEHOLDERS = {"owner": ("@OWNER", "who will fix it, e.g. '@your-team'"),
+                "reason": ("REASON", "why the free server fails it while local-pinned passes"),
+                "issue": ("ISSUE-URL", "the issue URL or number where the fix is tracked")}
+
+
+def placeholder_findings(entry: AllowEntry, issue: str | int | None) -> list[str]:
+    """An ``owner``, ``reason`` or ``issue`` still holding the suggested entry's placeholder."""
+    values = {"owner": entry.owner, "reason": entry.reason, "issue": issue}
+    return [f"{name} is the placeholder {mark!r} from the suggested entry; fix: replace it "
+            f"with {what}"
+            for name, (mark, what) in PLACEHOLDERS.items()
+            if isinstance(values[name], str) and str(values[name]).strip().upper() == mark]
+
+
+def entry_findings(entry: AllowEntry, added: int | None, now: int, days: int,
+                   issue: str | int | None = None) -> list[str]:
     """What ``gate policy check`` flags in one allowlist entry (without the ``where`` prefix).
     The same list decides whether the entry grants a freeze (:meth:`Policy.granting`)."""
-    found: list[str] = []
+    found: list[str] = placeholder_findings(entry, issue)
     limit = days * DAY
     if now >= entry.expires:
         found.append(f"expired at {entry.expires}")
@@ -170,6 +189,9 @@ def check(policy: Policy, now: int, max_days: int | None = None,
           cards: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None) -> list[str]:
     """Findings that make ``gate policy check`` fail; empty when the file is healthy.
 
+    An entry still holding a placeholder of the suggested entry (:data:`PLACEHOLDERS`) is a
+    finding, so it grants nothing (:meth:`Policy.granting`).
+
     ``max_days`` (the ``--max-days`` flag) overrides the file's ``max_freeze_days``; with
     ``manifest_ids`` (``--manifest``), an entry whose test id is in no manifest is a finding;
     with ``cards`` (test id -> (card path, card), from the manifests), an entry whose card
@@ -177,9 +199,11 @@ def check(policy: Policy, now: int, max_days: int | None = None,
     """
     findings: list[str] = []
     days = policy.max_freeze_days if max_days is None else max_days
-    for index, (entry, added) in enumerate(zip(policy.allowlist, policy.added, strict=True)):
+    issues = policy.issues or (None,) * len(policy.allowlist)
+    for index, (entry, added, issue) in enumerate(zip(policy.allowlist, policy.added, issues,
+                                                      strict=True)):
         where = _where(index, entry)
-        findings.extend(f"{where}: {f}" for f in entry_findings(entry, added, now, days))
+        findings.extend(f"{where}: {f}" for f in entry_findings(entry, added, now, days, issue))
         if manifest_ids is not None and entry.test_id not in manifest_ids:
             findings.append(f"{where}: test id is in no manifest (a typo grants nothing)")
         if cards is not None and entry.test_id in cards:

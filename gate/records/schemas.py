@@ -15,6 +15,8 @@ until a record is validated (``gate --version`` and ``gate hash`` do not pay for
 
 from __future__ import annotations
 
+import datetime
+import difflib
 import functools
 import json
 import re
@@ -369,12 +371,51 @@ def _best(error: ValidationError) -> ValidationError:
     return error
 
 
+def _unknown_key(error: ValidationError) -> tuple[str, str] | None:
+    """(field, message) for an object with a key its schema does not allow: a misspelt key
+    makes both a "required" and an "additionalProperties" error, and the unknown key, with the
+    nearest allowed name, is the one worth reading."""
+    where: Any = error.schema
+    if (error.validator not in ("required", "additionalProperties")
+            or not isinstance(error.instance, dict) or not isinstance(where, dict)
+            or where.get("additionalProperties") is not False):
+        return None
+    allowed = [str(k) for k in where.get("properties", {})]
+    unknown = sorted(str(k) for k in error.instance if k not in allowed)
+    if not unknown:
+        return None
+    key = unknown[0]
+    unused = [k for k in allowed if k not in error.instance]
+    close = (difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
+             or difflib.get_close_matches(key, allowed, n=1, cutoff=0.6))
+    field = ".".join([*(str(p) for p in error.absolute_path), key])
+    if close:
+        return field, f"unknown key {key!r}: did you mean {close[0]!r}?"
+    return field, f"unknown key {key!r}; the allowed keys are {', '.join(sorted(allowed))}"
+
+
+def _unix_seconds(error: ValidationError) -> str | None:
+    """A date or date string where the schema wants Unix seconds (its description says so)."""
+    where: Any = error.schema
+    if (error.validator != "type" or not isinstance(where, dict)
+            or "Unix seconds" not in str(where.get("description", ""))
+            or not isinstance(error.instance, (str, datetime.date))):
+        return None
+    text = str(error.instance)
+    example = text if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else "2026-12-31"
+    return (f"{text!r} is not a number: write Unix seconds (an integer), e.g. the output of "
+            f"`date -u -d {example} +%s`")
+
+
 def validate(name: str, instance: Any, source: str) -> None:
     """Raise GateInputError naming ``source`` and the field if ``instance`` fails ``name``."""
     found = errors(name, instance)
     if found:
         best = _best(found[0])
-        raise GateInputError(source, field_of(best), best.message)
+        unknown = _unknown_key(best)
+        if unknown is not None:
+            raise GateInputError(source, *unknown)
+        raise GateInputError(source, field_of(best), _unix_seconds(best) or best.message)
 
 
 def is_valid(name: str, instance: Any) -> bool:
