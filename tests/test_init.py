@@ -399,6 +399,54 @@ def test_init_then_the_plugin_in_both_classes_then_classify_open(repo: Path) -> 
     assert done.stdout.splitlines()[-1] == "decision=open tests=3 accepted=3 frozen=0 rejected=0"
 
 
+OWN_SETTINGS = '''\
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+
+@settings(deadline=3000)
+def _unused():
+    pass
+
+
+@settings(deadline=3000, max_examples=5)
+@given(st.integers())
+def test_slow(x):
+    assert x == x
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.integers())
+def test_no_deadline(x):
+    assert x == x
+
+
+@settings(max_examples=4)
+@given(st.integers())
+def test_cases_only(x):
+    assert x == x
+'''
+
+
+def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path) -> None:
+    """A card without the test's own ``deadline``/``suppress_health_check`` would be refused by
+    the plugin before any test ran (the dateutil trial's ``@settings(deadline=3000)``)."""
+    (repo / "tests" / "test_own.py").write_text(OWN_SETTINGS)
+    assert init("tests/test_own.py") == 0
+    cards = {p.test_id.split("::")[1]: read_json(p.card)
+             for p in manifest.load(MANIFEST, Path("."))}
+    assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
+            for k, c in cards.items()} == {
+        "test_slow": {"cases": 5, "deadline_ms": 3000},
+        "test_no_deadline": {"cases": 100, "deadline_ms": None,
+                             "suppress_health_check": ["filter_too_much", "too_slow"]},
+        "test_cases_only": {"cases": 4}}
+    done = run(*PYTEST, "tests/test_own.py", "--gate-stamps", "stamps",
+               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
+               cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate: 3 stamps written" in done.stdout
+
+
 def test_gate_init_runs_as_a_command(repo: Path) -> None:
     done = run(*GATE, "init", "tests", cwd=repo)
     assert done.returncode == 0, done.stderr

@@ -177,10 +177,18 @@ def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[
     return names
 
 
-def card_for(test_id: str, max_examples: int | None, seed: int, source: str) -> dict[str, Any]:
-    card = {"property": test_id,
-            "cases": max_examples if max_examples and max_examples > 0 else DEFAULT_CASES,
-            "seed": seed}
+def card_for(test_id: str, max_examples: int | None, seed: int, source: str,
+             own: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The card: ``cases`` from ``max_examples``, the seed, and ``own`` (the
+    ``deadline_ms``/``suppress_health_check`` the test's own settings set, so the card never
+    conflicts with them)."""
+    card: dict[str, Any] = {
+        "property": test_id,
+        "cases": max_examples if max_examples and max_examples > 0 else DEFAULT_CASES,
+        "seed": seed}
+    for key in ("deadline_ms", "suppress_health_check"):
+        if own and key in own:
+            card[key] = own[key]
     schemas.validate("sample-card", card, f"{source}: card for {test_id!r}")
     return card
 
