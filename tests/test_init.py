@@ -325,6 +325,35 @@ def test_module_files_keeps_project_modules_only(tmp_path: Path) -> None:
         "pkg/sub/b.py", "pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "tests/conf.py"]
 
 
+def test_module_files_follows_the_projects_own_imports_transitively(tmp_path: Path) -> None:
+    """dateutil's ``from dateutil.parser import isoparse``: the code is in the private modules
+    the package's ``__init__.py`` re-exports from; a bug there must change the fixture hash."""
+    files = {
+        "src/lib/__init__.py": "from .util import helper\n",
+        "src/lib/util.py": "import lib\nimport hypothesis\n",  # a cycle, a third party
+        "src/lib/parser/__init__.py": ("from .iso import isoparse\nfrom ._parser import parse\n"
+                                       "from lib.parser import _parser as again\n"),
+        "src/lib/parser/iso.py": "from . import _parser\nfrom ..util import helper\n",
+        "src/lib/parser/_parser.py": ("import dep\nfrom lib.parser import iso\n"
+                                      "from lib import _tables\n"),
+        "src/lib/_tables.py": "import lib.parser._parser\nfrom lib import broken\n",
+        "src/lib/broken.py": "def f(:\n",  # kept, not followed (its own error, at run time)
+        "src/lib/unused.py": "",
+        ".venv/lib/site-packages/dep/__init__.py": "from lib import unused\n",
+        "tests/test_p.py": "from lib.parser import isoparse\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    search = [tmp_path / "tests", tmp_path / "src", tmp_path / ".venv/lib/site-packages"]
+    found = adopt.module_files(tmp_path / "tests" / "test_p.py", search, tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "src/lib/parser/__init__.py", "src/lib/parser/iso.py", "src/lib/parser/_parser.py",
+        "src/lib/util.py", "src/lib/__init__.py", "src/lib/_tables.py", "src/lib/broken.py"]
+    # the same every time
+    assert adopt.module_files(tmp_path / "tests" / "test_p.py", search, tmp_path) == found
+
+
 def test_a_test_file_that_is_not_python_names_its_line(tmp_path: Path) -> None:
     from gate.errors import GateInputError
 
