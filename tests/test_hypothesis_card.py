@@ -504,3 +504,14 @@ def test_a_same_class_repeat_under_another_generator_disagrees(tmp_path: Path) -
         {**_stamp(LOCAL, "pass", GEN), "run_id": "lb"}), encoding="utf-8")
     (decision,) = pairing.decide_folder(tmp_path, (), 1)
     assert decision.entry["action"] == "accept_candidate"
+
+
+def test_a_settings_conflict_names_the_card_file_and_the_fix(tmp_path: Path) -> None:
+    conflict_workspace(tmp_path, ["own_settings"])
+    done = run_class(tmp_path, LOCAL, "out", module="hypo_conflicts.py")
+    assert done.returncode == 2, done.stdout + done.stderr
+    shown = done.stdout + done.stderr
+    assert ('(@settings sets max_examples=500, the card cards/own_settings.json has 20: set '
+            '"cases": 500 in the card, or drop max_examples from @settings; @settings sets '
+            'deadline=None, the card cards/own_settings.json has none: set "deadline_ms": '
+            'null in the card, or drop deadline from @settings)') in shown

@@ -325,6 +325,35 @@ def test_module_files_keeps_project_modules_only(tmp_path: Path) -> None:
         "pkg/sub/b.py", "pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "tests/conf.py"]
 
 
+def test_module_files_follows_the_projects_own_imports_transitively(tmp_path: Path) -> None:
+    """dateutil's ``from dateutil.parser import isoparse``: the code is in the private modules
+    the package's ``__init__.py`` re-exports from; a bug there must change the fixture hash."""
+    files = {
+        "src/lib/__init__.py": "from .util import helper\n",
+        "src/lib/util.py": "import lib\nimport hypothesis\n",  # a cycle, a third party
+        "src/lib/parser/__init__.py": ("from .iso import isoparse\nfrom ._parser import parse\n"
+                                       "from lib.parser import _parser as again\n"),
+        "src/lib/parser/iso.py": "from . import _parser\nfrom ..util import helper\n",
+        "src/lib/parser/_parser.py": ("import dep\nfrom lib.parser import iso\n"
+                                      "from lib import _tables\n"),
+        "src/lib/_tables.py": "import lib.parser._parser\nfrom lib import broken\n",
+        "src/lib/broken.py": "def f(:\n",  # kept, not followed (its own error, at run time)
+        "src/lib/unused.py": "",
+        ".venv/lib/site-packages/dep/__init__.py": "from lib import unused\n",
+        "tests/test_p.py": "from lib.parser import isoparse\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    search = [tmp_path / "tests", tmp_path / "src", tmp_path / ".venv/lib/site-packages"]
+    found = adopt.module_files(tmp_path / "tests" / "test_p.py", search, tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "src/lib/parser/__init__.py", "src/lib/parser/iso.py", "src/lib/parser/_parser.py",
+        "src/lib/util.py", "src/lib/__init__.py", "src/lib/_tables.py", "src/lib/broken.py"]
+    # the same every time
+    assert adopt.module_files(tmp_path / "tests" / "test_p.py", search, tmp_path) == found
+
+
 def test_a_test_file_that_is_not_python_names_its_line(tmp_path: Path) -> None:
     from gate.errors import GateInputError
 
@@ -399,6 +428,54 @@ def test_init_then_the_plugin_in_both_classes_then_classify_open(repo: Path) -> 
     assert done.stdout.splitlines()[-1] == "decision=open tests=3 accepted=3 frozen=0 rejected=0"
 
 
+OWN_SETTINGS = '''\
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+
+@settings(deadline=3000)
+def _unused():
+    pass
+
+
+@settings(deadline=3000, max_examples=5)
+@given(st.integers())
+def test_slow(x):
+    assert x == x
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.integers())
+def test_no_deadline(x):
+    assert x == x
+
+
+@settings(max_examples=4)
+@given(st.integers())
+def test_cases_only(x):
+    assert x == x
+'''
+
+
+def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path) -> None:
+    """A card without the test's own ``deadline``/``suppress_health_check`` would be refused by
+    the plugin before any test ran (the dateutil trial's ``@settings(deadline=3000)``)."""
+    (repo / "tests" / "test_own.py").write_text(OWN_SETTINGS)
+    assert init("tests/test_own.py") == 0
+    cards = {p.test_id.split("::")[1]: read_json(p.card)
+             for p in manifest.load(MANIFEST, Path("."))}
+    assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
+            for k, c in cards.items()} == {
+        "test_slow": {"cases": 5, "deadline_ms": 3000},
+        "test_no_deadline": {"cases": 100, "deadline_ms": None,
+                             "suppress_health_check": ["filter_too_much", "too_slow"]},
+        "test_cases_only": {"cases": 4}}
+    done = run(*PYTEST, "tests/test_own.py", "--gate-stamps", "stamps",
+               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
+               cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate: 3 stamps written" in done.stdout
+
+
 def test_gate_init_runs_as_a_command(repo: Path) -> None:
     done = run(*GATE, "init", "tests", cwd=repo)
     assert done.returncode == 0, done.stderr
@@ -442,7 +519,10 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
     assert "note: 1 stateful test (RuleBasedStateMachine.TestCase)" in capsys.readouterr().out
     (prop,) = manifest.load(MANIFEST, Path("."))
     assert prop.test_id == "tests/test_machine.py::CounterTests::runTest"
-    assert read_json(prop.card)["cases"] == 9
+    card = read_json(prop.card)
+    # settings(max_examples=9) also resets the stateful defaults (no deadline, health checks
+    # off) to the default profile's: the card keeps them, or the plugin would refuse it
+    assert (card["cases"], card["deadline_ms"], card["suppress_health_check"]) == (9, 200, [])
     # runTest is Hypothesis's code: no line of the test file would be right, so none is given
     assert prop.location == {"path": "tests/test_machine.py"}
 

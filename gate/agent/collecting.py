@@ -15,7 +15,7 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,8 @@ class Item:
     line: int | None
     classname: str
     name: str
+    #: ``deadline_ms``/``suppress_health_check`` the test's own settings set (card fields)
+    card_settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,7 @@ def _parse(document: Any, source: str) -> Collected:
             max_examples=raw["max_examples"] if isinstance(raw["max_examples"], int) else None,
             path=Path(raw["path"]), line=raw["line"] if isinstance(raw["line"], int) else None,
             classname=str(raw["classname"]), name=str(raw["name"]),
+            card_settings=dict(raw.get("card_settings") or {}),
         ) for raw in document["items"])
         return Collected(Path(document["rootdir"]),
                          tuple(Path(p) for p in document["sys_path"]), items,

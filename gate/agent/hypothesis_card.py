@@ -68,11 +68,51 @@ def _fn(item: Any) -> Any:
 def _changed(current: Any, base: Any, card: Any) -> list[str]:
     """Governed settings ``current`` changes relative to ``base`` to a value the card does not
     put in force (a change to the card's own value is no conflict)."""
+    def value(settings: Any, name: str) -> Any:
+        got = getattr(settings, name)  # the order of suppressed health checks means nothing
+        return frozenset(got) if name == "suppress_health_check" else got
+
     return [f for f in GOVERNED
-            if getattr(current, f) != getattr(base, f) and getattr(current, f) != getattr(card, f)]
+            if value(current, f) != value(base, f) and value(current, f) != value(card, f)]
 
 
-def conflicts(item: Any, card: dict[str, Any]) -> list[str]:
+def _card_value(field: str, value: Any) -> tuple[str, Any] | None:
+    """The card field and JSON value that put a governed setting's ``value`` in force."""
+    if field == "max_examples":
+        return "cases", value
+    if field == "deadline":
+        return "deadline_ms", None if value is None else max(1, round(
+            value.total_seconds() * 1000))
+    if field == "suppress_health_check":
+        return "suppress_health_check", sorted({h.name for h in value})
+    return None  # derandomize, database, phases, backend: the card cannot hold them
+
+
+def _fix(changed: Sequence[str], own: Any, card: dict[str, Any], card_name: str | None,
+         where: str) -> str:
+    """What to do about ``changed``: the card fields to add (naming the card file), or drop
+    the settings from ``where``."""
+    import json
+
+    named = f"the card {card_name}" if card_name else "the card"
+    hints = []
+    for name in changed:
+        value = getattr(own, name)
+        pair = _card_value(name, value)
+        shown = (f"{name}={pair[1]} ms" if name == "deadline" and pair and pair[1] is not None
+                 else f"{name}={value!r}")
+        if pair is None:
+            hints.append(f"{where} sets {shown}, which no card field can hold: drop {name} "
+                         f"from {where}")
+            continue
+        key, wanted = pair
+        has = f"has {json.dumps(card[key])}" if key in card else "has none"
+        hints.append(f"{where} sets {shown}, {named} {has}: set {json.dumps(key)}: "
+                     f"{json.dumps(wanted)} in the card, or drop {name} from {where}")
+    return " (" + "; ".join(hints) + ")"
+
+
+def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> list[str]:
     """Why the card cannot govern ``item`` (empty: it can)."""
     from hypothesis import is_hypothesis_test, settings
 
@@ -91,7 +131,8 @@ def conflicts(item: Any, card: dict[str, Any]) -> list[str]:
         base = getattr(own, "_fallback", None) or settings.default
         changed = _changed(own, base, governed)
         if changed:
-            found.append(f"@settings sets {', '.join(changed)} to other values than the card")
+            found.append(f"@settings sets {', '.join(changed)} to other values than the card"
+                         + _fix(changed, own, card, card_name, "@settings"))
     profile = settings.get_current_profile_name()
     if profile not in ("default", "ci"):
         changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
@@ -237,7 +278,8 @@ def stateful_settings(parent: Any, card: dict[str, Any]) -> Any:
                                else [HealthCheck[n] for n in names]))
 
 
-def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any]) -> list[str]:
+def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
+                       card_name: str | None = None) -> list[str]:
     from hypothesis import settings
 
     found = []
@@ -252,7 +294,7 @@ def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any]) -> list[st
     changed = _changed(own, _stateful_defaults(), governed)
     if changed:
         found.append(f"TestCase.settings sets {', '.join(changed)} to other values than the "
-                     "card")
+                     "card" + _fix(changed, own, card, card_name, "TestCase.settings"))
     profile = settings.get_current_profile_name()
     if profile not in ("default", "ci"):
         changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
@@ -293,6 +335,22 @@ class StatefulApplied(Applied):
 _MISSING = object()
 
 
+def _card_name(prepared: Any) -> str | None:
+    """The card file the manifest entry names (relative to the root when it lies under it);
+    None when the caller does not carry it (the recorder's plan holds the card, not its path)."""
+    import os
+
+    path = getattr(getattr(prepared, "prop", None), "card", None)
+    if not isinstance(path, (str, os.PathLike)):
+        return None
+    root = getattr(prepared, "root", None)
+    if isinstance(root, (str, os.PathLike)):
+        shown = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+        if not shown.startswith(".."):
+            return shown.replace(os.sep, "/")
+    return os.fspath(path)
+
+
 def govern(item: Any, props: Sequence[Any]) -> Applied:
     """The card of the properties selecting ``item``, ready to apply; or :class:`CardConflict`."""
     cards = {p.prop.test_id: _experiment(p.card) for p in props}
@@ -301,16 +359,17 @@ def govern(item: Any, props: Sequence[Any]) -> Applied:
         if cards[other.prop.test_id] != cards[first.prop.test_id]:
             raise CardConflict(f"properties {first.prop.test_id!r} and {other.prop.test_id!r} "
                                "select this test with different cards")
+    name = _card_name(first)
     obj = getattr(item, "obj", None)
     machine = getattr(_fn(item), "_hypothesis_state_machine_class", None) if obj else None
     if machine is not None and getattr(item, "cls", None) is not None:
-        found = stateful_conflicts(item, machine, first.card)
+        found = stateful_conflicts(item, machine, first.card, name)
         if found:
             raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
         return StatefulApplied(_fn(item), dict(first.card),
                                stateful_settings(item.cls.settings, first.card),
                                cls=item.cls, machine=machine)
-    found = conflicts(item, first.card)
+    found = conflicts(item, first.card, name)
     if found:
         raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
     fn = _fn(item)

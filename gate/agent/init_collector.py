@@ -8,9 +8,11 @@ before it runs ``python -m pytest --collect-only -p <that name>``.
 After collection it writes one JSON document to the file named by ``GATE_INIT_OUT``: every
 collected item with its node id, whether it is a Hypothesis test
 (``hypothesis.is_hypothesis_test``), the ``max_examples`` of the settings it was decorated
-with (the active profile's when it has no ``@settings``), its file and line, the JUnit
-``classname``/``name`` pytest's ``--junitxml`` gives it, and the interpreter's ``sys.path``
-(where the test files' imports resolve).
+with (the active profile's when it has no ``@settings``), the other settings the sample card
+governs when the test's own settings change them (``deadline`` as ``deadline_ms``, null for
+none; ``suppress_health_check`` as names), so the card never conflicts with them, its file
+and line, the JUnit ``classname``/``name`` pytest's ``--junitxml`` gives it, and the
+interpreter's ``sys.path`` (where the test files' imports resolve).
 """
 
 from __future__ import annotations
@@ -28,6 +30,35 @@ OUT_ENV = "GATE_INIT_OUT"
 def _max_examples(current: Any) -> int | None:
     value = getattr(current, "max_examples", None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _card_settings(current: Any, stateful: bool, applied: bool) -> dict[str, Any]:
+    """The card fields that keep the test's own ``deadline``/``suppress_health_check``.
+
+    Mirrors ``gate.agent.hypothesis_card``: a setting is a conflict when it differs from what
+    it was made from (a stateful ``TestCase``: no deadline, every health check suppressed), so
+    exactly those are written into the card, with the test's own value."""
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:
+        return {}
+    if current is None or not (stateful or applied):
+        return {}  # no @settings: nothing of the test's own to keep
+    if stateful:
+        base_deadline: Any = None
+        base_checks: Any = list(HealthCheck)
+    else:
+        base: Any = getattr(current, "_fallback", None) or settings.default
+        base_deadline, base_checks = base.deadline, base.suppress_health_check
+    found: dict[str, Any] = {}
+    deadline = getattr(current, "deadline", None)
+    if deadline != base_deadline:
+        found["deadline_ms"] = (None if deadline is None
+                                else max(1, round(deadline.total_seconds() * 1000)))
+    checks = getattr(current, "suppress_health_check", ())
+    if list(checks) != list(base_checks):
+        found["suppress_health_check"] = sorted({h.name for h in checks})
+    return found
 
 
 def _item(item: pytest.Item) -> dict[str, Any]:
@@ -57,6 +88,10 @@ def _item(item: pytest.Item) -> dict[str, Any]:
         "hypothesis": is_hypothesis,
         "stateful": stateful,
         "max_examples": _max_examples(settings_of) if is_hypothesis else None,
+        "card_settings": _card_settings(
+            settings_of, stateful,
+            bool(getattr(obj, "_hypothesis_internal_settings_applied", False)))
+        if is_hypothesis else {},
         "path": path,
         "line": lineno + 1 if isinstance(lineno, int) else None,
         "classname": ".".join(names[:-1]),

@@ -98,7 +98,8 @@ def cmd_init(args: argparse.Namespace) -> int:
                                 for f in adopt.module_files(item.path, collected.sys_path,
                                                             root))]
         card_path = cards / names[item.nodeid]
-        card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source)
+        card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source,
+                              item.card_settings)
         entry = adopt.entry_for(
             test_id=item.nodeid,
             card=adopt.relative_to_root(card_path, root, str(cards), "--cards", ""),

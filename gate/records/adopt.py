@@ -3,11 +3,12 @@
 Pure rendering and path work; collecting (a child pytest) is :mod:`gate.agent.collecting`,
 and the command (:mod:`gate.commands.init`) does the writing.
 
-* **Fixtures** default to the test file and the project modules it imports: the test file is
-  parsed with :mod:`ast` (never imported here), every ``import`` and ``from ... import`` is
-  resolved to a file as Python would, on the child interpreter's ``sys.path`` entries that lie
-  under the root (relative imports against the test file's folder), and only files under the
-  root outside ``site-packages`` are kept. A name that is a module gives its own file
+* **Fixtures** default to the test file and the project modules it imports, transitively: the
+  test file is parsed with :mod:`ast` (never imported here), every ``import`` and ``from ...
+  import`` is resolved to a file as Python would, on the child interpreter's ``sys.path``
+  entries that lie under the root (relative imports against the importing file's folder), only
+  files under the root outside ``site-packages`` are kept, and each kept file's imports are
+  followed the same way (each file once). A name that is a module gives its own file
   (``pkg/mod.py`` or ``pkg/__init__.py``), never a folder: a folder would hash ``__pycache__``.
 * **Card files** are named after the test id with everything but ``[A-Za-z0-9._-]`` replaced,
   plus a short digest of the id when the name was shortened or would collide.
@@ -44,7 +45,8 @@ MANIFEST_HEADER = """\
 #   test_id   the pytest node id; stamps, reports and the policy name the property by it
 #   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
 #   fixtures  the bytes the property checks: its test file and the project modules it
-#             imports. Add the data files it reads; a change to any of them is a new fixture.
+#             imports (followed transitively). Add the data files it reads; a change to
+#             any of them is a new fixture.
 #   junit     how the test is found in the JUnit report (and by the pytest plugin)
 #   location  where a red result is annotated (the test's file and line)
 """
@@ -135,13 +137,22 @@ def _resolve_absolute(dotted: str, bases: Sequence[Path]) -> Path | None:
     return None
 
 
-def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Path]:
-    """The project files (under ``root``, outside third-party folders) the test file imports."""
-    bases = [b for b in search if b.is_dir() and not _is_third_party(b / "x", root)]
+_MODULE_LIMIT = 10_000  # files followed at most (a bound, far above any real project)
+
+
+def _imported_files(source: Path, bases: Sequence[Path], root: Path,
+                    strict: bool) -> list[Path]:
+    """The project files ``source``'s own imports name (one level), in the order they appear."""
+    try:
+        imports = imports_of(source)
+    except GateInputError:
+        if strict:  # the test file itself
+            raise
+        return []  # a module it imports that does not parse: its own failure to report
     found: list[Path] = []
-    for level, module, names in imports_of(test_file):
-        if level:
-            base = test_file.parent
+    for level, module, names in imports:
+        if level:  # relative to the package holding ``source`` (its folder, __init__ or not)
+            base = source.parent
             for _ in range(level - 1):
                 base = base.parent
             targets = [_module_file(base, module)]
@@ -149,17 +160,28 @@ def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Pa
         else:
             targets = [_resolve_absolute(module, bases)]
             targets += [_resolve_absolute(f"{module}.{n}", bases) for n in names]
-        for target in targets:
-            if target is not None and not _is_third_party(target, root):
-                found.append(target)
-    seen: set[Path] = set()
+        found += [t for t in targets if t is not None and not _is_third_party(t, root)]
+    return found
+
+
+def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Path]:
+    """The project files (under ``root``, outside third-party folders) the test file imports,
+    followed transitively: a package's ``__init__.py`` that re-exports from its private
+    modules (``from ._parser import parse``) brings those modules in, and so on. Breadth first
+    in the order the imports appear, each file once (cycles end there), bounded."""
+    bases = [b for b in search if b.is_dir() and not _is_third_party(b / "x", root)]
+    seen: set[Path] = {test_file.resolve()}
     unique: list[Path] = []
-    for path in found:
-        key = path.resolve()
-        if key != test_file.resolve() and key not in seen:
-            seen.add(key)
-            unique.append(path)
-    return unique
+    queue = [test_file]
+    while queue and len(unique) < _MODULE_LIMIT:
+        source = queue.pop(0)
+        for path in _imported_files(source, bases, root, strict=source is test_file):
+            key = path.resolve()
+            if key not in seen:
+                seen.add(key)
+                unique.append(path)
+                queue.append(path)
+    return unique[:_MODULE_LIMIT]
 
 
 def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[str, str]:
@@ -179,10 +201,18 @@ def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[
     return names
 
 
-def card_for(test_id: str, max_examples: int | None, seed: int, source: str) -> dict[str, Any]:
-    card = {"property": test_id,
-            "cases": max_examples if max_examples and max_examples > 0 else DEFAULT_CASES,
-            "seed": seed}
+def card_for(test_id: str, max_examples: int | None, seed: int, source: str,
+             own: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The card: ``cases`` from ``max_examples``, the seed, and ``own`` (the
+    ``deadline_ms``/``suppress_health_check`` the test's own settings set, so the card never
+    conflicts with them)."""
+    card: dict[str, Any] = {
+        "property": test_id,
+        "cases": max_examples if max_examples and max_examples > 0 else DEFAULT_CASES,
+        "seed": seed}
+    for key in ("deadline_ms", "suppress_health_check"):
+        if own and key in own:
+            card[key] = own[key]
     schemas.validate("sample-card", card, f"{source}: card for {test_id!r}")
     return card
 
