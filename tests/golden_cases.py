@@ -196,6 +196,6 @@ def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
     return _report(_loaded(*s), [])
 
 
-NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Is the "
-             "artifact-prefix input the same in the stamp jobs and the gate job, and did "
-             "every stamp job run and upload its stamps?")
+NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Most likely a "
+             "stamp job failed before uploading (read its log / summary); otherwise check "
+             "that the artifact-prefix input is the same in the stamp jobs and the gate job")
