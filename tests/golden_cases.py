@@ -130,6 +130,16 @@ def one_of_each() -> dict[str, Any]:
     return _report(_loaded(*s), allow, issues)
 
 
+def frozen_open() -> dict[str, Any]:
+    """Open with one reviewed freeze (check run neutral): the headline says frozen, not green."""
+    frozen_card = _card("test_unicode_width", NOW + 5 * DAY)
+    s = [_stamp("test_unicode_width", 52, LOCAL, "pass", "l-uw", frozen_card),
+         _stamp("test_unicode_width", 52, FREE, "assert_fail", "f-uw", frozen_card),
+         *_green("test_sort_stable", 10), *_green("test_json_round_trip", 20)]
+    return _report(_loaded(*s), [_allow("test_unicode_width", NOW + 6 * DAY)],
+                   {("tests/test_props.py::test_unicode_width", FREE): 1234})
+
+
 BROKEN_TESTS = [f"test_prop_{i}" for i in range(1, 10)]
 
 

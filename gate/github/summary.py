@@ -139,8 +139,8 @@ def render_stamp_error(what: str) -> str:
              "**What failed:** `gate stamp` stopped on bad input (exit 2) and wrote no "
              "stamps.", "",
              f"**The error:** {markdown.inline(what, LINE_CHARS)}", "",
-             "**The fix:** correct the file and field the error names (its end says how), "
-             "then re-run the workflow.", "",
+             "**The fix:** correct the file and field the error names (the end of the "
+             "error says how when it can), then re-run the workflow.", "",
              "No stamps were uploaded, so the gate job will find none: its "
              "\"no stamps found\" comes from this error.", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
