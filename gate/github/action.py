@@ -487,7 +487,9 @@ def run(env: Mapping[str, str] | None = None, *,
     entry point, handed in by ``gate action`` so that this module never imports the commands).
 
     In gate mode, bad input (exit 2) still reports: a ``failure`` check run and a job summary
-    that say what went wrong, and an ``::error``; then the error goes on to the command line."""
+    that say what went wrong, and an ``::error``; in stamp mode an ``::error`` on the file and a
+    job summary (``gate_main`` must let :class:`GateInputError` through for that:
+    ``gate.commands.main.run_raising``); then the error goes on to the command line."""
     environ = os.environ if env is None else env
     mode = environ.get("GATE_MODE", "gate").strip() or "gate"
     try:
