@@ -130,6 +130,16 @@ def one_of_each() -> dict[str, Any]:
     return _report(_loaded(*s), allow, issues)
 
 
+def frozen_open() -> dict[str, Any]:
+    """Open with one reviewed freeze (check run neutral): the headline says frozen, not green."""
+    frozen_card = _card("test_unicode_width", NOW + 5 * DAY)
+    s = [_stamp("test_unicode_width", 52, LOCAL, "pass", "l-uw", frozen_card),
+         _stamp("test_unicode_width", 52, FREE, "assert_fail", "f-uw", frozen_card),
+         *_green("test_sort_stable", 10), *_green("test_json_round_trip", 20)]
+    return _report(_loaded(*s), [_allow("test_unicode_width", NOW + 6 * DAY)],
+                   {("tests/test_props.py::test_unicode_width", FREE): 1234})
+
+
 BROKEN_TESTS = [f"test_prop_{i}" for i in range(1, 10)]
 
 
@@ -196,6 +206,6 @@ def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
     return _report(_loaded(*s), [])
 
 
-NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Is the "
-             "artifact-prefix input the same in the stamp jobs and the gate job, and did "
-             "every stamp job run and upload its stamps?")
+NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Most likely a "
+             "stamp job failed before uploading (read its log / summary); otherwise check "
+             "that the artifact-prefix input is the same in the stamp jobs and the gate job")

@@ -19,7 +19,7 @@ import pytest
 
 from gate.commands import main as cli
 from gate.errors import GateInputError
-from gate.github import action
+from gate.github import action, workflow
 from gate.records import ledger, receipts
 from tests.core_helpers import (
     FREE,
@@ -387,6 +387,80 @@ def test_stamp_mode_bad_inputs(tmp_path: Path, extra: dict[str, str], source: st
     with pytest.raises(GateInputError) as caught:
         action.run(_env(tmp_path, GATE_MODE="stamp", **extra))
     assert caught.value.source == source
+
+
+def _typo_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The newcomer trial's stamp job: a manifest typo in the checkout's .github/gate.yml."""
+    root = tmp_path / "checkout"
+    shutil.copytree(EXAMPLES, root)
+    manifest = (EXAMPLES / "manifest.yml").read_text(encoding="utf-8")
+    (root / ".github").mkdir()
+    (root / ".github" / "gate.yml").write_text(
+        manifest.replace("    card: card.json\n", "    crad: card.json\n"), encoding="utf-8")
+    monkeypatch.chdir(root)
+    return _env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS=FREE, GITHUB_WORKSPACE=str(root),
+                GATE_MANIFEST=".github/gate.yml", GATE_ROOT=".", GATE_EXIT_CODE="1",
+                GATE_JUNIT=str(root / "junit" / "free-server.xml"))
+
+
+def test_a_stamp_job_stopped_by_bad_input_annotates_and_summarises(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue (newcomer trial): the real cause was only a plain log line, and the gate job then
+    blamed the artifact prefix. Now one ::error on the file, and a summary saying why the gate
+    job will find no stamps."""
+    env = _typo_workspace(tmp_path, monkeypatch)
+    with pytest.raises(GateInputError) as caught:
+        action.run(env, gate_main=cli.run_raising)
+    assert caught.value.source == ".github/gate.yml"
+    errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1, errors
+    head, _, data = errors[0][len("::error "):].partition("::")
+    props = dict(part.split("=", 1) for part in head.split(","))
+    assert workflow.unescape_property(props["file"]) == ".github/gate.yml"
+    assert workflow.unescape_property(props["title"]) == "agent-patch gate: stamp failed"
+    assert workflow.unescape_data(data) == action.bad_input_words(caught.value, env)
+    assert "properties.0.card" in data
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("## ❌ agent-patch gate: stamp failed\n")
+    assert "properties.0.card" in summary and "**The fix:**" in summary
+    assert "No stamps were uploaded, so the gate job will find none" in summary
+    assert not (tmp_path / "output.txt").exists()  # no artifact name: nothing to upload
+
+
+def test_gate_action_in_stamp_mode_reports_the_typo_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the command line (what action.yml runs): one stderr line, exit 2, and the
+    ::error on stdout."""
+    for key, value in _typo_workspace(tmp_path, monkeypatch).items():
+        monkeypatch.setenv(key, value)
+    result = run_cli("action")
+    assert result.code == 2
+    assert len(result.err_lines) == 1 and result.err_lines[0].startswith(
+        "gate: error: .github/gate.yml: ")
+    assert [line.split("::")[1] for line in result.out.splitlines()
+            if line.startswith("::error")] == [
+        "error file=.github/gate.yml,title=agent-patch gate%3A stamp failed"]
+
+
+def test_a_stamp_error_outside_the_checkout_names_no_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An input error (no file) is still annotated and summarised, with no file= property."""
+    with pytest.raises(GateInputError):
+        action.run(_env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS="gpu"))
+    (error,) = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("::error")]
+    assert error.startswith("::error title=agent-patch gate%3A stamp failed::server-class: ")
+    assert "stamp failed" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+def test_no_stamps_names_a_failed_stamp_job_first(tmp_path: Path) -> None:
+    (tmp_path / "stamps").mkdir()
+    with pytest.raises(GateInputError) as caught:
+        action.run(_env(tmp_path))
+    words = action.bad_input_words(caught.value, _env(tmp_path))
+    assert words.index("a stamp job failed before uploading (read its log / summary)") < (
+        words.index("artifact-prefix"))
 
 
 def test_cli_action_reports_bad_input_in_one_line(tmp_path: Path,

@@ -239,3 +239,24 @@ def test_a_mistyped_artifact_prefix_publishes_a_failure_check_run(
     assert any(note.level == "error" and "no stamps found" in note.message
                for note in gate.annotations), gate.annotations
     assert "/tmp/" not in run["output"]["summary"]
+
+
+def test_a_mistyped_manifest_fails_the_stamp_jobs_with_their_cause(
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+    """The newcomer trial: the stamp jobs stop on a manifest typo (exit 2, no stamps). Each says
+    so in an ::error and its summary; the gate job's 'no stamps found' names a failed stamp job
+    first."""
+    result = _run_example(tmp_path, double, wheelhouse, edit={
+        "manifest: gate/examples/manifest.yml": "manifest: gate/examples/manifest.yaml"})
+    for leg in ("local-pinned", "free-server"):
+        stamp_job = result.job("stamp", {"server-class": leg})
+        assert not stamp_job.succeeded
+        failed = [note for note in stamp_job.annotations if note.level == "error"
+                  and note.properties.get("title") == "agent-patch gate: stamp failed"]
+        assert len(failed) == 1 and "manifest.yaml" in failed[0].message, stamp_job.annotations
+        assert "agent-patch gate: stamp failed" in stamp_job.summary
+        assert "the gate job will find none" in stamp_job.summary
+    gate = result.job("gate")
+    assert not gate.succeeded
+    (run,) = double.check_runs.values()
+    assert "a stamp job failed before uploading" in html.unescape(run["output"]["summary"])

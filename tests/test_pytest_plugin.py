@@ -242,8 +242,10 @@ def test_bad_options_are_usage_errors_and_no_test_runs(tmp_path: Path, args: lis
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "R.2.json").write_text("{}")
     done = plain_pytest(tmp_path, *args)
-    assert done.returncode == 4, done.stdout + done.stderr  # pytest: usage error
+    assert done.returncode == 2, done.stdout + done.stderr  # the gate's bad input, not 4
     assert message in done.stderr
+    (line,) = done.stderr.splitlines()  # one clean line (pytest prefixes its Exit: )
+    assert line.startswith("Exit: gate: error: ") and line.endswith(message), line
     assert "passed" not in done.stdout
     assert not (tmp_path / "out").exists()
     assert (tmp_path / "taken" / "R.2.json").read_text() == "{}"

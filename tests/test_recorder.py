@@ -243,7 +243,8 @@ def test_a_card_conflict_is_exit_2_naming_the_test_and_no_stamps(tmp_path: Path)
     done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "hypo_conflicts.py")
     assert done.returncode == 2, done.stdout + done.stderr
     (line,) = [ln for ln in done.stderr.splitlines() if ln.startswith("gate: error:")]
-    assert "the sample card cannot govern 1 gated test, no stamps written" in line
+    assert line.startswith("gate: error: gate.yml: properties (sample cards): the sample card "
+                           "cannot govern 1 gated test, no stamps written: "), line
     assert ("hypo_conflicts.py::test_seeded: property 'seeded': an explicit @seed(123) "
             "overrides the card's seed") in line
     assert not (tmp_path / "out").exists()

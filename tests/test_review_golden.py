@@ -50,7 +50,7 @@ def surfaces(report: dict[str, Any]) -> dict[str, str]:
 
 CASES = {"all-green": g.all_green, "one-of-each": g.one_of_each,
          "broken-stamp-run": g.broken_stamp_run, "collection-error": g.collection_error,
-         "junit-route": g.junit_route}
+         "junit-route": g.junit_route, "frozen-open": g.frozen_open}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -67,6 +67,20 @@ def test_golden_no_stamps() -> None:
     check_golden("no-stamps/check-summary.md", plan.summary + "\n")
     check_golden("no-stamps/log.txt", workflow.command(workflow.Annotation(
         "error", g.NO_STAMPS, title="agent-patch gate could not decide")) + "\n")
+
+
+def test_frozen_open_headline_matches_the_neutral_check_run() -> None:
+    report = g.frozen_open()
+    assert report["decision"] == "open" and checks.conclusion(report) == "neutral"
+    text = summary.render(report)
+    assert text.startswith("## 🧊 agent-patch gate: open — 1 frozen test (reviewed freeze, "
+                           "ends "), text.splitlines()[0]
+    assert "✅ agent-patch gate" not in text and "need attention" not in text.splitlines()[0]
+
+
+def test_golden_stamp_failed() -> None:
+    what = ".github/gate.yml: properties.0.card: 'card' is a required property"
+    check_golden("stamp-failed/summary.md", summary.render_stamp_error(what))
 
 
 def test_golden_ten_thousand_properties_within_limits() -> None:

@@ -74,7 +74,7 @@ import os
 import time
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -102,6 +102,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="timeout exit codes (default: .github/gate-policy.yml if present)")
 
 
+def _refuse(message: str) -> NoReturn:
+    """Bad input or usage: the gate's exit status 2 (README, ``gate stamp --pytest``), not
+    pytest's usage error (4); the message stays one line naming the file and field."""
+    pytest.exit(message, returncode=2)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     stamps = config.getoption("gate_stamps")
     others = {flag: config.getoption(dest) for flag, dest in (
@@ -111,10 +117,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if stamps is None:
         given = [flag for flag, value in others.items() if value is not None]
         if given:
-            raise pytest.UsageError(f"gate: {given[0]} needs --gate-stamps DIR")
+            _refuse(f"gate: error: {given[0]} needs --gate-stamps DIR")
         return
     if others["--gate-server-class"] is None:
-        raise pytest.UsageError("gate: --gate-stamps needs --gate-server-class")
+        _refuse("gate: error: --gate-stamps needs --gate-server-class")
     from gate.errors import GateInputError
 
     try:
@@ -122,7 +128,7 @@ def pytest_configure(config: pytest.Config) -> None:
         # (before, workers returned early here and ran the tests without the cards)
         plugin = StampPlugin.prepare(config, worker=hasattr(config, "workerinput"))
     except GateInputError as exc:
-        raise pytest.UsageError(f"gate: error: {exc}") from None
+        _refuse(f"gate: error: {exc}")
     config.pluginmanager.register(plugin, "gate-stamps")
 
 

@@ -575,9 +575,11 @@ def recorder_env(private: Path, plan: Path, results: Path,
     return env
 
 
-def read_results(results: Path) -> tuple[list[Any], Any] | None:
+def read_results(results: Path, manifest: str | None = None
+                 ) -> tuple[list[Any], Any] | None:
     """The recorder's testcases and what it collected (``schemas/recorder-results.schema.json``),
-    or None when it wrote none; card conflicts are bad input (exit 2, no stamps)."""
+    or None when it wrote none; card conflicts are bad input (exit 2, no stamps), named on the
+    manifest's ``properties`` (their sample cards), where the fix goes."""
     from gate.agent.cases import Case, Collected
     from gate.records import schemas
     from gate.records.files import read_json
@@ -590,7 +592,7 @@ def read_results(results: Path) -> tuple[list[Any], Any] | None:
     if refused:
         shown = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more"
                                           if len(refused) > 5 else "")
-        raise GateInputError("the test command", "(sample card)",
+        raise GateInputError(manifest or "the manifest", "properties (sample cards)",
                              f"the sample card cannot govern {len(refused)} gated test"
                              f"{'s' if len(refused) > 1 else ''}, no stamps written: {shown}")
     return ([Case.from_record(c) for c in record["cases"]],
@@ -621,7 +623,7 @@ def _recorder_run(request: Request, prepared: Sequence[Prepared], stdout: IO[byt
         killed = proc.timed_out or proc.signal is not None
         if sessions == 0 and not killed:
             raise GateInputError("the test command", "(pytest)", RECORDER_FIX)
-        got = read_results(results) if sessions else None
+        got = read_results(results, request.manifest) if sessions else None
     finally:
         shutil.rmtree(private, ignore_errors=True)
     cases = got[0] if got else None

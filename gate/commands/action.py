@@ -6,7 +6,7 @@ import argparse
 
 
 def cmd_action(args: argparse.Namespace) -> int:
-    from gate.commands.main import main
+    from gate.commands.main import run_raising
     from gate.github import action
 
-    return action.run(gate_main=main)
+    return action.run(gate_main=run_raising)

@@ -340,6 +340,13 @@ def _parse_and_run(argv: list[str]) -> int:
     return code
 
 
+def run_raising(argv: Sequence[str]) -> int:
+    """One command for ``gate action`` (stamp mode runs ``gate stamp`` through it): like
+    :func:`main`, but bad input (:class:`GateInputError`) goes on to the caller, which reports
+    it on the job's surfaces; ``gate action``'s own edge then prints the line (exit 2)."""
+    return _parse_and_run(list(argv))
+
+
 #: Exit status of bad input or usage (gate.commands.args.BAD, not imported to start up).
 _BAD = 2
 

@@ -418,9 +418,9 @@ def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
     prefix = env.get("GATE_ARTIFACT_PREFIX", "").strip() or "gate-stamps"
     stamps_dir = env.get("GATE_STAMPS_DIR", "").strip()
     if exc.field == "--stamps" and ("no stamps" in exc.message or "no such folder" in exc.message):
-        return (f"no stamps found: no artifact matched the pattern {prefix}-*. Is the "
-                "artifact-prefix input the same in the stamp jobs and the gate job, and did "
-                "every stamp job run and upload its stamps?")
+        return (f"no stamps found: no artifact matched the pattern {prefix}-*. Most likely a "
+                "stamp job failed before uploading (read its log / summary); otherwise check "
+                "that the artifact-prefix input is the same in the stamp jobs and the gate job")
     text = f"{exc.source}: {exc.field}: {exc.message}"
     if stamps_dir:
         text = text.replace(stamps_dir.rstrip("/") + "/", "").replace(stamps_dir,
@@ -451,21 +451,55 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     publish.write_outputs(github_env, {"decision": "closed", "check-run-url": url or ""})
 
 
+STAMP_FAILED = "agent-patch gate: stamp failed"
+
+
+def _error_file(source: str, env: Mapping[str, str]) -> str | None:
+    """The repository file an error names (the manifest, a card), relative to the checkout,
+    or None (an input, a command, a file outside the checkout): where ``::error`` points."""
+    from gate.github import workflow
+
+    workspace = env.get("GITHUB_WORKSPACE", "").strip() or os.getcwd()
+    absolute = os.path.normpath(os.path.join(os.getcwd(), source))  # relative: to the step's cwd
+    path = workflow.repo_path(absolute, workspace)
+    if path is None or not (Path(workspace) / path).is_file():
+        return None
+    return path
+
+
+def _report_stamp_failure(exc: GateInputError, env: Mapping[str, str]) -> None:
+    """Stamp mode stopped on bad input (exit 2, no stamps): one ``::error`` on the file the
+    error names and a job summary, so that the gate job's "no stamps found" has its cause
+    beside it."""
+    from gate.github import summary, workflow
+
+    what = bad_input_words(exc, env)
+    print(workflow.command(workflow.Annotation("error", what, file=_error_file(exc.source, env),
+                                               title=STAMP_FAILED)))
+    target = env.get("GITHUB_STEP_SUMMARY", "").strip()
+    if target:
+        workflow.append_step_summary(Path(target), summary.render_stamp_error(what))
+
+
 def run(env: Mapping[str, str] | None = None, *,
         gate_main: Callable[[list[str]], int] | None = None) -> int:
     """One mode's work. Stamp mode runs ``gate stamp`` through ``gate_main`` (the command line's
     entry point, handed in by ``gate action`` so that this module never imports the commands).
 
     In gate mode, bad input (exit 2) still reports: a ``failure`` check run and a job summary
-    that say what went wrong, and an ``::error``; then the error goes on to the command line."""
+    that say what went wrong, and an ``::error``; in stamp mode an ``::error`` on the file and a
+    job summary (``gate_main`` must let :class:`GateInputError` through for that:
+    ``gate.commands.main.run_raising``); then the error goes on to the command line."""
     environ = os.environ if env is None else env
-    gate_mode = (environ.get("GATE_MODE", "gate").strip() or "gate") == "gate"
+    mode = environ.get("GATE_MODE", "gate").strip() or "gate"
     try:
         settings = Settings.from_env(environ)
         if settings.mode == "stamp":
             return _stamp(settings, gate_main)
         return _gate(settings, environ)
     except GateInputError as exc:
-        if gate_mode:
+        if mode == "gate":
             _report_bad_input(exc, environ)
+        elif mode == "stamp":
+            _report_stamp_failure(exc, environ)
         raise

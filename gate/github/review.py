@@ -566,14 +566,40 @@ COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
 }
 
 
+def _freeze_end(pair: Mapping[str, Any]) -> int | None:
+    freeze = pair.get("freeze")
+    if not isinstance(freeze, Mapping) or not isinstance(freeze.get("expires"), int):
+        return None
+    card = freeze.get("card_expires")
+    return min(freeze["expires"], card) if isinstance(card, int) else int(freeze["expires"])
+
+
+def _frozen_tail(report: Mapping[str, Any], frozen: int) -> str:
+    """An open gate with frozen tests (check run ``neutral``): how many, and when the first
+    reviewed freeze ends (the gate closes then unless the test is fixed)."""
+    ends = [end for p in report.get("pairs", []) if isinstance(p, Mapping)
+            and p.get("status") == "frozen" and (end := _freeze_end(p)) is not None]
+    words = f"{frozen} frozen test{'s' if frozen != 1 else ''}"
+    if not ends:
+        return f"{words} (reviewed freeze{'s' if frozen != 1 else ''})"
+    first = when.expiry(min(ends), int(report.get("now", 0)))
+    if frozen == 1:
+        return f"{words} (reviewed freeze, ends {first})"
+    return f"{words} (reviewed freezes, the first ends {first})"
+
+
 def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
     decision = str(report.get("decision", "closed"))
     counts = report.get("counts", {})
     red = int(counts.get("rejected", 0)) + int(counts.get("frozen", 0))
     total = red + int(counts.get("accepted", 0))
-    icon = "✅" if decision == "open" else "❌"
-    tail = (f"{red} of {total} tests need attention" if red
-            else f"all {total} tests green in both classes" if total else "no tests")
+    frozen = int(counts.get("frozen", 0))
+    icon = "❌" if decision != "open" else "🧊" if frozen else "✅"
+    if decision == "open" and frozen:  # the check run is neutral: say why it is open anyway
+        tail = _frozen_tail(report, frozen)
+    else:
+        tail = (f"{red} of {total} tests need attention" if red
+                else f"all {total} tests green in both classes" if total else "no tests")
     out = [f"{level} {icon} agent-patch gate: {markdown.inline(decision)} — {tail}", "",
            f"**{int(counts.get('rejected', 0))} rejected · {int(counts.get('frozen', 0))} "
            f"frozen · {int(counts.get('accepted', 0))} accepted** · decided "

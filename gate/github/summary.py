@@ -130,3 +130,17 @@ def render_error(what: str, view: review.View | None = None,
     for note in notes:
         lines += [f"> **Note:** {markdown.inline(note, NOTE_CHARS)}", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_stamp_error(what: str) -> str:
+    """The stamp job's summary when ``gate stamp`` stopped on bad input (exit 2): what failed,
+    the error line, the fix, and what the gate job will say because of it."""
+    lines = ["## ❌ agent-patch gate: stamp failed", "",
+             "**What failed:** `gate stamp` stopped on bad input (exit 2) and wrote no "
+             "stamps.", "",
+             f"**The error:** {markdown.inline(what, LINE_CHARS)}", "",
+             "**The fix:** correct the file and field the error names (the end of the "
+             "error says how when it can), then re-run the workflow.", "",
+             "No stamps were uploaded, so the gate job will find none: its "
+             "\"no stamps found\" comes from this error.", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
