@@ -420,10 +420,10 @@ def test_a_stamp_job_stopped_by_bad_input_annotates_and_summarises(
     assert workflow.unescape_property(props["file"]) == ".github/gate.yml"
     assert workflow.unescape_property(props["title"]) == "agent-patch gate: stamp failed"
     assert workflow.unescape_data(data) == action.bad_input_words(caught.value, env)
-    assert "properties.0.card" in data
+    assert "properties.0.crad" in data and "did you mean" in data
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("## ❌ agent-patch gate: stamp failed\n")
-    assert "properties.0.card" in summary and "**The fix:**" in summary
+    assert "properties.0.crad" in summary and "**The fix:**" in summary
     assert "No stamps were uploaded, so the gate job will find none" in summary
     assert not (tmp_path / "output.txt").exists()  # no artifact name: nothing to upload
 
