@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from gate.decide.frozen import FrozenValue as FrozenValue
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing is not imported at run time
     from collections.abc import Mapping
@@ -31,49 +33,6 @@ class Decision(StrEnum):
     ALLOW = "allow"
     HALT = "halt"
     REJECT = "reject"
-
-
-class FrozenValue:
-    """Equality, hash, repr, pickling and immutability over ``__slots__``, as a frozen
-    dataclass has them."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, FrozenValue)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"{type(self).__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), self._values()
-
-    def _set(self, **values: object) -> None:
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def replace(self, **changes: Any) -> Any:
-        """A copy with ``changes`` (as ``dataclasses.replace``)."""
-        unknown = set(changes) - set(self.__slots__)
-        if unknown:
-            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
-        return type(self)(**{n: changes.get(n, getattr(self, n)) for n in self.__slots__})
 
 
 class Binding(FrozenValue):

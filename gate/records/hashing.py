@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import stat
 
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 
 try:  # OpenSSL's SHA-256, as hashlib.sha256 is, without hashlib's other constructors
@@ -69,40 +70,7 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
-class _Frozen:
-    """Equality, hash, repr and immutability over ``__slots__`` (as a frozen dataclass has
-    them; ``dataclasses`` itself imports ``inspect`` and costs ``gate hash`` start-up)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def _set(self, **values: object) -> None:
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _Frozen)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"{type(self).__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
-
-
-class FixtureFile(_Frozen):
+class FixtureFile(FrozenValue):
     __slots__ = ("name", "path")
     name: bytes  # path relative to the root, '/'-separated, UTF-8
     path: str  # where to read it
@@ -534,7 +502,7 @@ def fixture_hash(
     return outer.hexdigest()
 
 
-class Pin(_Frozen):
+class Pin(FrozenValue):
     __slots__ = ("fixture_path", "fixture_sha256")
     fixture_sha256: str
     fixture_path: str | None

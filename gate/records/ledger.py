@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from gate.decide import halt
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 from gate.records import schemas
 from gate.records.files import (
@@ -48,7 +49,7 @@ def entry_hash(entry: dict[str, Any]) -> str:
     return sha256(bytes.fromhex(entry["prev"]) + canonical_json(body)).hexdigest()
 
 
-class CheckResult(halt.FrozenValue):
+class CheckResult(FrozenValue):
     __slots__ = ("decision", "reason", "replayed", "row", "target_class")
     decision: halt.Decision
     row: int
@@ -244,7 +245,7 @@ class Ledger:
         append_bytes(self.halt_report, line)
 
 
-class AuditResult(halt.FrozenValue):
+class AuditResult(FrozenValue):
     __slots__ = ("denominator", "failed", "problems")
     failed: int
     denominator: int
