@@ -133,13 +133,7 @@ def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> 
         if changed:
             found.append(f"@settings sets {', '.join(changed)} to other values than the card"
                          + _fix(changed, own, card, card_name, "@settings"))
-    profile = settings.get_current_profile_name()
-    if profile not in ("default", "ci"):
-        changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
-                           governed)
-        if changed:
-            found.append(f"settings profile {profile!r} sets {', '.join(changed)} to other "
-                         "values than the card")
+    found.extend(_profile_conflicts(governed))
     return found
 
 
@@ -280,8 +274,6 @@ def stateful_settings(parent: Any, card: dict[str, Any]) -> Any:
 
 def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
                        card_name: str | None = None) -> list[str]:
-    from hypothesis import settings
-
     found = []
     if getattr(machine, "_hypothesis_internal_use_seed", None) is not None:
         found.append(f"an explicit @seed({machine._hypothesis_internal_use_seed!r}) on the "
@@ -295,13 +287,7 @@ def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
     if changed:
         found.append(f"TestCase.settings sets {', '.join(changed)} to other values than the "
                      "card" + _fix(changed, own, card, card_name, "TestCase.settings"))
-    profile = settings.get_current_profile_name()
-    if profile not in ("default", "ci"):
-        changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
-                           governed)
-        if changed:
-            found.append(f"settings profile {profile!r} sets {', '.join(changed)} to other "
-                         "values than the card")
+    found.extend(_profile_conflicts(governed))
     return found
 
 
@@ -404,3 +390,19 @@ def failure_of(exc: BaseException) -> dict[str, Any]:
     return {"type": _qualname(exc), "message": message,
             "example": "\n\n".join(examples) if examples else None,
             "reproduce": "\n".join(blobs) if blobs else None}
+
+
+def _profile_conflicts(governed: Any) -> list[str]:
+    """A loaded settings profile (other than ``default``/``ci``) that changes what the card
+    governs: a conflict for every gated test, plain or stateful."""
+    from hypothesis import settings
+
+    profile = settings.get_current_profile_name()
+    if profile in ("default", "ci"):
+        return []
+    changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
+                       governed)
+    if not changed:
+        return []
+    return [f"settings profile {profile!r} sets {', '.join(changed)} to other values than "
+            "the card"]
