@@ -309,7 +309,7 @@ def _freeze_lines(pair: Mapping[str, Any], now: int, view: View) -> list[str]:
         return []
     expires = int(freeze.get("expires", 0))
     card = freeze.get("card_expires")
-    ends = min(expires, card) if isinstance(card, int) else expires
+    ends = _freeze_ends(freeze)
     flag = " ⚠️ **expires within 7 days**" if when.soon(ends, now) else ""
     out = [f"- Owner: {markdown.inline(str(freeze.get('owner', '')), 256)}",
            f"- Reason: {markdown.inline(str(freeze.get('reason', '')), TEXT_CHARS)}",
@@ -433,10 +433,7 @@ def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         owner, ends = "the owner", ""
         if isinstance(freeze, Mapping):
             owner = f"the owner ({markdown.inline(str(freeze.get('owner', '')), 256)})"
-            card = freeze.get("card_expires")
-            expires = int(freeze.get("expires", 0))
-            last = min(expires, card) if isinstance(card, int) else expires
-            ends = f", {when.expiry(last, now)}"
+            ends = f", {when.expiry(_freeze_ends(freeze), now)}"
         return ["**Next step:** nothing for this change: the test is frozen by a reviewed "
                 "allowlist entry and its local-pinned run is green. "
                 f"{owner[0].upper()}{owner[1:]} fixes the free-server failure before the freeze "
@@ -566,12 +563,18 @@ COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
 }
 
 
+def _freeze_ends(freeze: Mapping[str, Any]) -> int:
+    """When a freeze ends: the earlier of the allowlist entry's and the card's expiry."""
+    expires = int(freeze.get("expires", 0))
+    card = freeze.get("card_expires")
+    return min(expires, card) if isinstance(card, int) else expires
+
+
 def _freeze_end(pair: Mapping[str, Any]) -> int | None:
     freeze = pair.get("freeze")
     if not isinstance(freeze, Mapping) or not isinstance(freeze.get("expires"), int):
         return None
-    card = freeze.get("card_expires")
-    return min(freeze["expires"], card) if isinstance(card, int) else int(freeze["expires"])
+    return _freeze_ends(freeze)
 
 
 def _frozen_tail(report: Mapping[str, Any], frozen: int) -> str:
