@@ -7,7 +7,7 @@ import copy
 import hashlib
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,3 +169,20 @@ def bootstrapped(folder: Path, generation: str) -> list[str]:
     (folder / attempts.GENERATION_FILE).write_text(json.dumps(
         {"attempt_id": folder.name, "workspace_generation": generation}), encoding="utf-8")
     return ["--attempt-id", folder.name, "--dir", str(folder.parent)]
+
+
+def count_forks(monkeypatch: Any) -> list[int]:
+    """Record the pid of every child ``gate.records.forked.start`` forks (through
+    ``monkeypatch``), so a test knows the fork path really ran."""
+    from gate.records import forked
+
+    seen: list[int] = []
+    real = forked.start
+
+    def counting(work: Callable[[], bytes]) -> forked.Child:
+        child = real(work)
+        seen.append(child.pid)
+        return child
+
+    monkeypatch.setattr(forked, "start", counting)
+    return seen

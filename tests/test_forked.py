@@ -5,29 +5,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from gate.errors import GateInputError
 from gate.records import forked, hashing, pairing
-from tests.core_helpers import FREE, LOCAL, stamp, write_json
+from tests.core_helpers import FREE, LOCAL, count_forks, stamp, write_json
 
 
 @pytest.fixture
 def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts forked children, so a test knows the fork path really ran."""
-    seen: list[int] = []
-    real = forked.start
-
-    def counting(work: Callable[[], bytes]) -> forked.Child:
-        child = real(work)
-        seen.append(child.pid)
-        return child
-
-    monkeypatch.setattr(forked, "start", counting)
-    return seen
+    return count_forks(monkeypatch)
 
 
 def test_join_returns_bytes_raises_bad_input_and_survives_a_crash() -> None:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from gate.commands import hash as hash_command
 from gate.commands import main as cli
 from gate.errors import GateInputError
-from gate.records import forked, hashing
-from tests.core_helpers import assert_bad_input, run_cli
+from gate.records import hashing
+from tests.core_helpers import assert_bad_input, count_forks, run_cli
 
 
 def by_the_parser(argv: list[str]) -> tuple[list[str], str | None, str, bool] | None:
@@ -273,16 +273,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Fork from 8 files on, in batches of 16 files; counts the children started."""
     monkeypatch.setattr(hashing, "_FORK_MIN_FILES", 8)
     monkeypatch.setattr(hashing, "_cores", lambda: 3)
-    seen: list[int] = []
-    real = forked.start
-
-    def counting(work: Callable[[], bytes]) -> forked.Child:
-        child = real(work)
-        seen.append(child.pid)
-        return child
-
-    monkeypatch.setattr(forked, "start", counting)
-    return seen
+    return count_forks(monkeypatch)
 
 
 def test_claimed_batches_give_the_digest_of_one_process(tmp_path: Path, forks: list[int]) -> None:

@@ -34,6 +34,13 @@ def write(path: Path, record: Any) -> Path:
     return path
 
 
+
+def _stamp_local(tmp_path: Path, manifest: Path) -> int:
+    """``gate stamp --manifest`` of a green local-pinned run with ``tmp_path/r.xml``."""
+    return main(["stamp", "--manifest", str(manifest), "--root", str(tmp_path),
+                 "--server-class", "local-pinned", "--junit", str(tmp_path / "r.xml"),
+                 "--out", str(tmp_path / "out"), "--exit-code", "0"])
+
 def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     entries = workspace(tmp_path)
     entries[0]["location"] = {"path": "tests/test_a.py", "line": 3}
@@ -88,9 +95,7 @@ def test_duplicate_test_ids_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture
     entries[1]["test_id"] = "a"
     m = write(tmp_path / "m.yml", {"properties": entries})
     (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
-                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
-                 str(tmp_path / "out"), "--exit-code", "0"])
+    code = _stamp_local(tmp_path, m)
     assert code == 2
     err = capsys.readouterr().err
     assert "duplicate test id 'a'" in err and err.count("\n") == 1
@@ -153,9 +158,7 @@ def test_a_location_that_does_not_exist_is_exit_2_naming_the_entry(
     entries[1]["location"] = {"path": "tests/test_b.py", "line": 4}
     m = write(tmp_path / "m.yml", {"properties": entries})
     (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
-                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
-                 str(tmp_path / "out"), "--exit-code", "0"])
+    code = _stamp_local(tmp_path, m)
     assert code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert "properties.1.location.path" in line and "'tests/test_b.py'" in line
@@ -262,9 +265,7 @@ def test_a_test_id_that_differs_from_its_card_property_is_exit_2(
     entries[1]["test_id"] = "bb"
     m = write(tmp_path / "m.yml", {"properties": entries})
     (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    code = main(["stamp", "--manifest", str(m), "--root", str(tmp_path), "--server-class",
-                 "local-pinned", "--junit", str(tmp_path / "r.xml"), "--out",
-                 str(tmp_path / "out"), "--exit-code", "0"])
+    code = _stamp_local(tmp_path, m)
     assert code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
