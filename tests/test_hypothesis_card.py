@@ -80,7 +80,7 @@ def both_classes(root: Path, local_env: dict[str, str] | None = None,
     free = run_class(root, FREE, "stamps/free", {"HYPO_SUITE_DRAWS": "draws-free.txt",
                                                  **FREE_ENV, **(free_env or {})}, *FREE_ARGS)
     for done in (local, free):
-        assert "stamps written to stamps/" in done.stdout, done.stdout + done.stderr
+        assert " written to stamps/" in done.stdout, done.stdout + done.stderr
 
 
 def classify(root: Path) -> tuple[int, dict[str, Any]]:
@@ -346,6 +346,37 @@ def test_a_profile_that_overrides_the_card_stops_the_session(tmp_path: Path) -> 
                      module="hypo_conflicts.py")
     assert done.returncode == 2, done.stdout + done.stderr
     assert ("settings profile 'fast' sets max_examples to other values than the card"
+            in done.stdout + done.stderr)
+
+
+def test_on_ci_a_tests_settings_are_read_as_made_from_the_default_profile(
+        tmp_path: Path) -> None:
+    """``CI`` set: Hypothesis's ``ci`` profile is loaded before the test module builds its
+    ``@settings`` from it. The harmless settings stay no conflict (their health checks are the
+    ci profile's), and max_examples=500 is still one; deadline=None equals the ci profile's
+    and cannot be told from it there (off CI it is named too: the test above)."""
+    conflict_workspace(tmp_path, ["own_settings", "harmless_settings"])
+    done = run_class(tmp_path, LOCAL, "out", {"CI": "true"}, module="hypo_conflicts.py")
+    assert done.returncode == 2, done.stdout + done.stderr
+    shown = done.stdout + done.stderr
+    assert ("hypo_conflicts.py::test_own_settings: property 'own_settings': @settings sets "
+            "max_examples to other values than the card") in shown
+    assert "harmless_settings" not in shown.split("gate: error:")[1]
+    conflict_workspace(tmp_path, ["harmless_settings"])
+    done = run_class(tmp_path, LOCAL, "out", {"CI": "true"}, module="hypo_conflicts.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (stamp,) = read_stamps(tmp_path / "out").values()
+    assert stamp["hypothesis"]["deadline_ms"] == 200  # the card's (none: the default's)
+
+
+def test_a_ci_profile_registered_again_is_checked_like_any_other(tmp_path: Path) -> None:
+    conflict_workspace(tmp_path, ["harmless_settings"])
+    (tmp_path / "conftest.py").write_text(
+        "from hypothesis import settings\n"
+        "settings.register_profile('ci', max_examples=7)\nsettings.load_profile('ci')\n")
+    done = run_class(tmp_path, LOCAL, "out", module="hypo_conflicts.py")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert ("settings profile 'ci' sets max_examples to other values than the card"
             in done.stdout + done.stderr)
 
 

@@ -75,6 +75,20 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.fixture(params=["off CI", "on CI"])
+def where(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Off CI, or on it: with ``CI`` set Hypothesis loads its ``ci`` profile by itself (no
+    deadline, ``too_slow`` suppressed), and every ``@settings`` is made from it. The cards
+    ``gate init`` writes, and what the plugin refuses, must be the same in both."""
+    from hypothesis._settings import _CI_VARS
+
+    for name in _CI_VARS:
+        monkeypatch.delenv(name, raising=False)
+    if request.param == "on CI":
+        monkeypatch.setenv("CI", "true")
+    return str(request.param)
+
+
 def init(*args: str) -> int:
     return main(["init", *args])
 
@@ -456,7 +470,7 @@ def test_cases_only(x):
 '''
 
 
-def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path) -> None:
+def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path, where: str) -> None:
     """A card without the test's own ``deadline``/``suppress_health_check`` would be refused by
     the plugin before any test ran (the dateutil trial's ``@settings(deadline=3000)``)."""
     (repo / "tests" / "test_own.py").write_text(OWN_SETTINGS)
@@ -497,7 +511,7 @@ def test_the_collector_needs_nothing_of_the_gate_in_the_test_environment(
 
 
 def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
-        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        repo: Path, where: str, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "tests" / "test_machine.py").write_text(textwrap.dedent('''\
         from hypothesis import settings, strategies as st
         from hypothesis.stateful import RuleBasedStateMachine, rule
@@ -525,6 +539,12 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
     assert (card["cases"], card["deadline_ms"], card["suppress_health_check"]) == (9, 200, [])
     # runTest is Hypothesis's code: no line of the test file would be right, so none is given
     assert prop.location == {"path": "tests/test_machine.py"}
+    # and the plugin governs the machine with that card, on CI as off it
+    done = run(*PYTEST, "tests/test_machine.py", "--gate-stamps", "stamps",
+               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
+               cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate: 1 stamp written" in done.stdout
 
 
 def test_a_failed_write_removes_what_this_run_wrote(

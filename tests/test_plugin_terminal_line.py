@@ -44,7 +44,7 @@ def test_the_stamps_written_line_is_its_own_line(tmp_path: Path, verbosity: list
                           check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    ours = [i for i, line in enumerate(lines) if "gate: 1 stamps written to st" in line]
+    ours = [i for i, line in enumerate(lines) if "gate: 1 stamp written to st" in line]
     assert len(ours) == 1, done.stdout
-    assert re.fullmatch(r"-+ gate: 1 stamps written to st -+", lines[ours[0]]), lines[ours[0]]
+    assert re.fullmatch(r"-+ gate: 1 stamp written to st -+", lines[ours[0]]), lines[ours[0]]
     assert "[100%]" in "\n".join(lines[:ours[0]])  # the progress came first, on its own line

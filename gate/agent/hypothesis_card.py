@@ -30,6 +30,9 @@ or ``@reproduce_failure``; ``@settings`` that change a governed setting (``max_e
 (``@settings(max_examples=20)`` with ``"cases": 20`` is fine); a loaded settings profile other
 than ``default`` and Hypothesis's own ``ci`` (which it loads on CI and which only sets what the
 card sets again) that does the same; two properties with different cards selecting one test.
+A test's settings are read as if made from the ``default`` profile, also where the ``ci`` one
+is loaded (:func:`_ci_profile_values`): a card ``gate init`` wrote on a laptop governs the same
+test on CI.
 
 The card is applied just before the test's set-up and taken off after its teardown (a
 parametrized test is one function shared by every parameter, each possibly gated by another
@@ -51,6 +54,9 @@ from typing import Any
 GOVERNED = ("max_examples", "derandomize", "database", "deadline", "suppress_health_check",
             "phases", "backend")
 #: The card fields that define the experiment for one test.
+#: The governed settings Hypothesis's own ``ci`` profile sets (a ``ci`` profile registered
+#: again that changes another one is a conflict like any other profile's).
+CI_PROFILE_SETS = ("derandomize", "database", "deadline", "suppress_health_check")
 CARD_FIELDS = ("cases", "seed", "deadline_ms", "suppress_health_check")
 _FAILING = re.compile(r"^(?:Failing|Falsifying) (?:explicit )?(?:test case|example):", re.S)
 _BLOB = re.compile(r"@reproduce_failure\('[^']+', b(?:'[^']*'|\"[^\"]*\")\)")
@@ -65,15 +71,55 @@ def _fn(item: Any) -> Any:
     return getattr(item.obj, "__func__", item.obj)
 
 
+def _value(settings: Any, name: str) -> Any:
+    got = getattr(settings, name)  # the order of suppressed health checks means nothing
+    return frozenset(got) if name == "suppress_health_check" else got
+
+
+def _ci_profile_values() -> dict[str, Any]:
+    """What Hypothesis's ``ci`` profile, when it is the loaded one, puts in place of the
+    ``default`` profile's values (empty when another profile is loaded).
+
+    Hypothesis loads it by itself on CI (``CI``, ``GITHUB_ACTIONS``, ... set), before any test
+    module builds its ``@settings``, so every settings object made there inherits its values
+    (no deadline, ``derandomize``, ``too_slow`` suppressed). A test's settings are read as if
+    made from the ``default`` profile: the same test is then the same conflict, or none, on a
+    laptop and on CI. (A value the test sets itself that equals the ``ci`` profile's cannot be
+    told apart from an inherited one there; off CI it is checked.)"""
+    from hypothesis import settings
+
+    if settings.get_current_profile_name() != "ci":
+        return {}
+    ci, default = settings.get_profile("ci"), settings.get_profile("default")
+    return {f: _value(default, f) for f in CI_PROFILE_SETS if _value(ci, f) != _value(default, f)}
+
+
 def _changed(current: Any, base: Any, card: Any) -> list[str]:
     """Governed settings ``current`` changes relative to ``base`` to a value the card does not
-    put in force (a change to the card's own value is no conflict)."""
-    def value(settings: Any, name: str) -> Any:
-        got = getattr(settings, name)  # the order of suppressed health checks means nothing
-        return frozenset(got) if name == "suppress_health_check" else got
+    put in force (a change to the card's own value is no conflict). ``current`` is read as if
+    made from the ``default`` profile (:func:`_ci_profile_values`)."""
+    from hypothesis import settings
 
-    return [f for f in GOVERNED
-            if value(current, f) != value(base, f) and value(current, f) != value(card, f)]
+    inherited = _ci_profile_values()
+    ci = settings.get_profile("ci") if inherited else None
+
+    def seen(name: str) -> Any:
+        got = _value(current, name)
+        if (name in inherited and ci is not None and got == _value(ci, name)
+                and got != _value(base, name)):
+            return inherited[name]  # the ci profile's, had it been made from the default one
+        return got
+
+    return [f for f in GOVERNED if seen(f) != _value(base, f) and seen(f) != _value(card, f)]
+
+
+def _made_from(own: Any) -> Any:
+    """The settings a test's ``@settings`` were made from: their parent, the ``default``
+    profile in place of Hypothesis's ``ci`` one (:func:`_ci_profile_values`)."""
+    from hypothesis import settings
+
+    base = getattr(own, "_fallback", None) or settings.default
+    return settings.get_profile("default") if base is settings.get_profile("ci") else base
 
 
 def _card_value(field: str, value: Any) -> tuple[str, Any] | None:
@@ -114,7 +160,7 @@ def _fix(changed: Sequence[str], own: Any, card: dict[str, Any], card_name: str 
 
 def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> list[str]:
     """Why the card cannot govern ``item`` (empty: it can)."""
-    from hypothesis import is_hypothesis_test, settings
+    from hypothesis import is_hypothesis_test
 
     obj = getattr(item, "obj", None)
     if obj is None or not is_hypothesis_test(obj):
@@ -128,8 +174,7 @@ def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> 
     own = fn._hypothesis_internal_use_settings
     governed = card_settings(own, card)
     if getattr(fn, "_hypothesis_internal_settings_applied", False):
-        base = getattr(own, "_fallback", None) or settings.default
-        changed = _changed(own, base, governed)
+        changed = _changed(own, _made_from(own), governed)
         if changed:
             found.append(f"@settings sets {', '.join(changed)} to other values than the card"
                          + _fix(changed, own, card, card_name, "@settings"))
@@ -256,7 +301,8 @@ def card_settings(parent: Any, card: dict[str, Any]) -> Any:
 def _stateful_defaults() -> Any:
     from hypothesis import HealthCheck, settings
 
-    return settings(deadline=None, suppress_health_check=list(HealthCheck))
+    return settings(settings.get_profile("default"), deadline=None,
+                    suppress_health_check=list(HealthCheck))
 
 
 def stateful_settings(parent: Any, card: dict[str, Any]) -> Any:
@@ -393,12 +439,13 @@ def failure_of(exc: BaseException) -> dict[str, Any]:
 
 
 def _profile_conflicts(governed: Any) -> list[str]:
-    """A loaded settings profile (other than ``default``/``ci``) that changes what the card
-    governs: a conflict for every gated test, plain or stateful."""
+    """A loaded settings profile (other than ``default``) that changes what the card governs:
+    a conflict for every gated test, plain or stateful. Hypothesis's ``ci`` profile changes
+    only what the card sets again (:data:`CI_PROFILE_SETS`)."""
     from hypothesis import settings
 
     profile = settings.get_current_profile_name()
-    if profile in ("default", "ci"):
+    if profile == "default":
         return []
     changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
                        governed)

@@ -32,31 +32,56 @@ def _max_examples(current: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _off_ci_profile() -> None:
+    """Collect as if off CI: Hypothesis loads its ``ci`` profile by itself where ``CI`` (or
+    ``GITHUB_ACTIONS``, ...) is set, before the test modules build their ``@settings`` from it,
+    and the cards ``gate init`` writes must not depend on where it ran. Only collection runs
+    under this plugin, so no test runs with the ``default`` profile instead."""
+    try:
+        from hypothesis import settings
+    except ImportError:
+        return
+    if settings.get_current_profile_name() == "ci":  # nothing but Hypothesis ran before us
+        settings.load_profile("default")
+
+
+_off_ci_profile()  # at import: ``-p`` loads this plugin before any conftest or test module
+
+
 def _card_settings(current: Any, stateful: bool, applied: bool) -> dict[str, Any]:
     """The card fields that keep the test's own ``deadline``/``suppress_health_check``.
 
     Mirrors ``gate.agent.hypothesis_card``: a setting is a conflict when it differs from what
     it was made from (a stateful ``TestCase``: no deadline, every health check suppressed), so
-    exactly those are written into the card, with the test's own value."""
+    exactly those are written into the card, with the test's own value. A ``ci`` profile a
+    conftest loads itself is read as the ``default`` one, as the plugin reads it."""
     try:
         from hypothesis import HealthCheck, settings
     except ImportError:
         return {}
     if current is None or not (stateful or applied):
         return {}  # no @settings: nothing of the test's own to keep
+    default = settings.get_profile("default")
+    ci = settings.get_profile("ci") if settings.get_current_profile_name() == "ci" else None
     if stateful:
         base_deadline: Any = None
         base_checks: Any = list(HealthCheck)
     else:
         base: Any = getattr(current, "_fallback", None) or settings.default
+        if ci is not None and base is ci:
+            base = default
         base_deadline, base_checks = base.deadline, base.suppress_health_check
     found: dict[str, Any] = {}
     deadline = getattr(current, "deadline", None)
+    if ci is not None and deadline == ci.deadline != base_deadline:
+        deadline = default.deadline  # the ci profile's, had it been made from the default one
     if deadline != base_deadline:
         found["deadline_ms"] = (None if deadline is None
                                 else max(1, round(deadline.total_seconds() * 1000)))
     checks = getattr(current, "suppress_health_check", ())
-    if list(checks) != list(base_checks):
+    if ci is not None and set(checks) == set(ci.suppress_health_check) != set(base_checks):
+        checks = default.suppress_health_check
+    if set(checks) != set(base_checks):
         found["suppress_health_check"] = sorted({h.name for h in checks})
     return found
 

@@ -210,7 +210,8 @@ class StampPlugin(Governor, Folder):
                 writer = session.config.get_terminal_writer()
                 if writer.width_of_current_line:  # pytest -q leaves its progress line open
                     writer.line()
-                reporter.write_sep("-", f"gate: {len(written)} stamps written to {self.out}")
+                count = f"{len(written)} stamp{'' if len(written) == 1 else 's'}"
+                reporter.write_sep("-", f"gate: {count} written to {self.out}")
         return result
 
     def decisions(self, proc: Any) -> list[Any]:
