@@ -38,6 +38,18 @@ def test_a_stable_fail_is_a_property_miss_only_when_labelled_so(label: str) -> N
         assert "inputs differ" in texts[1]
 
 
+def test_unclassified_with_two_examples_says_they_differ_not_that_there_are_none() -> None:
+    """attrs trial: "the stamps carry no falsifying example" stood right under two examples."""
+    pair = stable("unclassified")
+    for run, x in zip(pair["runs"], ("0", "1"), strict=True):
+        run["failure"] = {"type": "AssertionError", "message": "m",
+                          "example": f"Failing test case: t(x={x})", "reproduce": None}
+    text = review.plain_next_step(pair, NOW, 30)
+    assert "on different falsifying examples" in text and "carry no" not in text
+    pair["runs"][1]["failure"]["example"] = None  # one of them printed none: nothing to compare
+    assert "carry no falsifying example" in review.plain_next_step(pair, NOW, 30)
+
+
 def test_the_junit_route_summary_never_claims_a_property_miss() -> None:
     report = g.junit_route()
     (both,) = [p for p in report["pairs"] if p["action"] == "reject_stable_fail"]

@@ -460,6 +460,11 @@ def stable_step(pair: Mapping[str, Any]) -> str:
     if label == "fixture_drift":
         return ("red on both runners, but their inputs differ (fixture_drift): fix the code "
                 "or the property, and check that both stamp jobs pin the same fixture.")
+    examples = [_failure(r).get("example") for r in _runs(pair)]
+    if len(examples) >= 2 and all(isinstance(e, str) and e for e in examples):
+        return ("red on both runners, on different falsifying examples "
+                "(failure_class=unclassified): fix the code or the property (it may fail on "
+                "more than one input).")
     return ("red on both runners: fix the code or the property. The gate cannot tell whether "
             "both failed the same way (failure_class=unclassified: the stamps carry no "
             "falsifying example to compare).")
