@@ -349,6 +349,51 @@ def test_a_profile_that_overrides_the_card_stops_the_session(tmp_path: Path) -> 
             in done.stdout + done.stderr)
 
 
+CRASHING = """\
+from hypothesis import given, strategies as st
+
+
+class Parser:
+    def parse(self, n):
+        if n > 10:
+            raise TypeError(f"cannot parse {n}")
+        return n
+
+
+class TestParser:
+    @given(st.integers())
+    def test_parses(self, n):
+        assert Parser().parse(n) == n
+"""
+
+
+def test_a_crash_on_a_falsifying_example_in_both_classes_is_a_property_miss(
+        tmp_path: Path) -> None:
+    """attrs trial: a TypeError Hypothesis found on the same input in both classes was
+    ``resource_exit``, labelled ``harness_flake`` with "re-run" as the next step. A test method
+    (``self=<... object at 0x...>`` in the example, another address in each process) too."""
+    workspace(tmp_path, {})
+    (tmp_path / "hypo_crash.py").write_text(CRASHING)
+    test = "hypo_crash.py::TestParser::test_parses"
+    (tmp_path / "cards" / "parses.json").write_text(json.dumps(
+        {"property": test, "cases": 50, "seed": 3}))
+    write_manifest(tmp_path / "gate.yml", [{
+        "test_id": test, "card": "cards/parses.json", "fixtures": ["hypo_crash.py"],
+        "junit": {"classname": "hypo_crash.TestParser", "name": "test_parses"}}])
+    for server_class, out, extra in ((LOCAL, "stamps/local", {}), (FREE, "stamps/free", FREE_ENV)):
+        done = run_class(tmp_path, server_class, out, extra, module="hypo_crash.py")
+        assert " written to stamps/" in done.stdout, done.stdout + done.stderr
+    for out in ("stamps/local", "stamps/free"):
+        (stamp,) = read_stamps(tmp_path / out).values()
+        assert stamp["outcome"] == "assert_fail", stamp
+        assert (stamp["note"], stamp["failure"]["type"]) == ("JUnit <failure>", "TypeError")
+        assert " object at 0x" in stamp["failure"]["example"]
+    code, report = classify(tmp_path)
+    (pair,) = report["pairs"]
+    assert (code, pair["action"], pair["failure_class"]) == (
+        1, "reject_stable_fail", "property_miss")
+
+
 def test_on_ci_a_tests_settings_are_read_as_made_from_the_default_profile(
         tmp_path: Path) -> None:
     """``CI`` set: Hypothesis's ``ci`` profile is loaded before the test module builds its

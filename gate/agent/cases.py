@@ -189,9 +189,11 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
     ``cases`` None: the session ended without handing over its testcases (killed, timed out
     before the end): ``resource_exit``, as a missing JUnit report is. Same rows as
     :func:`gate.decide.outcome.from_junit`; a call failure that is not an ``AssertionError``
-    (``crash``) is ``resource_exit`` too. A selector that matches no testcase is decided by
-    :func:`gate.decide.outcome.not_matched` with what ``collected`` saw, and may raise
-    :class:`gate.decide.outcome.SelectorTypo` (the caller names the manifest entry).
+    (``crash``) is ``resource_exit`` too, unless Hypothesis printed a falsifying example for it
+    (it found and replayed an input on which the call raises): ``assert_fail``. A selector
+    that matches no testcase is decided by :func:`gate.decide.outcome.not_matched` with what
+    ``collected`` saw, and may raise :class:`gate.decide.outcome.SelectorTypo` (the caller
+    names the manifest entry).
     """
     from gate.decide import outcome
 
@@ -215,6 +217,12 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
         hypothesis_errors=outcome.hypothesis_errors(raised),
         collection_errors=collected.failed if collected else ())
     if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
+        example = (matches[0].failure or {}).get("example")
+        if isinstance(example, str) and example:
+            # Hypothesis found, shrank and replayed an input on which the call raises: the
+            # property fails there (a TypeError in the code under test is what it looks for),
+            # the same stamp as the JUnit route's <failure>
+            return decided
         decided = outcome.Outcome(outcome.RESOURCE_EXIT, decided.row,
                                   f"the test call failed with {matches[0].crash}, not "
                                   "an AssertionError: not an assertion result")

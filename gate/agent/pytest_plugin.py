@@ -35,8 +35,11 @@ passing test in a session whose exit status does not agree (interrupted, interna
 function; the plugin sees the exception. A call-phase failure whose exception is not an
 ``AssertionError`` (including pytest's rewritten asserts; an exception group counts when every
 exception in it is one) is not an assertion result: ``resource_exit`` with a note naming the
-exception type. That includes ``pytest.fail()`` and pytest-timeout's signal-method timeout
-(both raise ``Failed``) and a strict xfail that passed (no exception at all). A process
+exception type, unless Hypothesis printed a falsifying example for it (a gated test whose code
+raised, say, ``TypeError`` on an input Hypothesis found, shrank and replayed; also
+``pytest.fail()`` and pytest-timeout's signal-method timeout inside the test, both ``Failed``,
+which Hypothesis catches like any exception): ``assert_fail``, as JUnit says. A strict xfail
+that passed (no exception at all) stays ``resource_exit``. A process
 killed outright (a thread-method timeout, SIGKILL) writes no stamps at all: a missing stamp
 means the class did not run.
 
