@@ -490,6 +490,103 @@ def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path, whe
     assert "gate: 3 stamps written" in done.stdout
 
 
+PATIENCE = """\
+from datetime import timedelta
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("patience", deadline=timedelta(milliseconds=400),
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("patience")
+"""
+
+PROFILED = '''\
+from hypothesis import given, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+
+@given(st.integers())
+def test_plain(x):
+    assert x == x
+
+
+@given(st.text())
+def test_plain_text(s):
+    assert s == s
+
+
+class TestMethods:
+    @settings(deadline=None, max_examples=50)
+    @given(st.integers())
+    def test_own_deadline(self, x):
+        assert x == x
+
+
+class Machine(RuleBasedStateMachine):
+    @rule(n=st.integers(0, 3))
+    def add(self, n):
+        assert n >= 0
+
+
+MachineTests = Machine.TestCase
+'''
+
+
+def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where: str) -> None:
+    """attrs trial: its conftest loads a profile (deadline 400 ms, too_slow suppressed) for
+    every session; the cards gate init wrote left it out, so the plugin refused all 59 tests,
+    and on CI (the profile built on Hypothesis's ci one) for derandomize, which no card holds.
+    Now the cards carry the profile's values and the plugin governs the tests, on CI or off."""
+    (repo / "tests" / "conftest.py").write_text(PATIENCE)
+    (repo / "tests" / "test_profiled.py").write_text(PROFILED)
+    assert init("tests/test_profiled.py") == 0
+    cards = {p.test_id.split("::", 1)[1]: read_json(p.card)
+             for p in manifest.load(MANIFEST, Path("."))}
+    assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
+            for k, c in cards.items()} == {
+        "test_plain": {"cases": 100, "deadline_ms": 400, "suppress_health_check": ["too_slow"]},
+        "test_plain_text": {"cases": 100, "deadline_ms": 400,
+                            "suppress_health_check": ["too_slow"]},
+        "TestMethods::test_own_deadline": {"cases": 50, "deadline_ms": None,
+                                           "suppress_health_check": ["too_slow"]},
+        # TestCase.settings keeps Hypothesis's stateful defaults (no deadline, checks off)
+        "MachineTests::runTest": {"cases": 100}}
+    done = run(*PYTEST, "tests/test_profiled.py", "--gate-stamps", "stamps",
+               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
+               cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate: 4 stamps written" in done.stdout
+
+
+def test_cards_without_the_profiles_values_are_refused_once_with_the_values_and_the_fix(
+        repo: Path) -> None:
+    """The same clause for every test a profile refuses is said once, with the values, the
+    card fields that hold them and the tests (it was repeated per test, then cut off)."""
+    (repo / "tests" / "test_profiled.py").write_text(PROFILED)
+    assert init("tests/test_profiled.py") == 0  # no profile yet: cards without its values
+    (repo / "tests" / "conftest.py").write_text(PATIENCE)
+    done = run(*PYTEST, "tests/test_profiled.py", "--gate-stamps", "stamps",
+               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
+               cwd=repo)
+    assert done.returncode == 2, done.stdout + done.stderr
+    shown = done.stdout + done.stderr
+    clause = ("settings profile 'patience' sets deadline=400 ms, suppress_health_check="
+              '["too_slow"], other values than the card puts in force: set "deadline_ms": 400, '
+              '"suppress_health_check": ["too_slow"] in the cards (gate init writes them for '
+              "new cards), or drop deadline, suppress_health_check from the profile "
+              "(2 gated tests: tests/test_profiled.py::test_plain, "
+              "tests/test_profiled.py::test_plain_text)")
+    assert clause in shown, shown
+    # the method's own deadline=None wins over the profile's: only its health checks conflict
+    assert ("settings profile 'patience' sets suppress_health_check=[\"too_slow\"], other "
+            "values than the card puts in force: set \"suppress_health_check\": "
+            "[\"too_slow\"] in the cards (gate init writes them for new cards), or drop "
+            "suppress_health_check from the profile (1 gated test: "
+            "tests/test_profiled.py::TestMethods::test_own_deadline)") in shown
+    assert shown.count("settings profile 'patience'") == 2  # once per clause, not per test
+    assert "cannot govern 3 gated tests (no test ran)" in shown
+
+
 def test_gate_init_runs_as_a_command(repo: Path) -> None:
     done = run(*GATE, "init", "tests", cwd=repo)
     assert done.returncode == 0, done.stderr

@@ -24,15 +24,15 @@ A stateful test (``RuleBasedStateMachine.TestCase``, node ``TestX::runTest``) is
 through its class's ``settings`` and its machine's seed (see :class:`StatefulApplied`).
 
 Refused (:class:`CardConflict`): a test that is not a Hypothesis test; an explicit ``@seed``
-or ``@reproduce_failure``; ``@settings`` that change a governed setting (``max_examples``,
-``derandomize``, ``database``, ``deadline``, ``suppress_health_check``, ``phases``,
-``backend``), relative to the profile they were made from, to another value than the card's
-(``@settings(max_examples=20)`` with ``"cases": 20`` is fine); a loaded settings profile other
-than ``default`` and Hypothesis's own ``ci`` (which it loads on CI and which only sets what the
-card sets again) that does the same; two properties with different cards selecting one test.
-A test's settings are read as if made from the ``default`` profile, also where the ``ci`` one
-is loaded (:func:`_ci_profile_values`): a card ``gate init`` wrote on a laptop governs the same
-test on CI.
+or ``@reproduce_failure``; settings in force for the test (its ``@settings``, or the profile
+loaded when its module was imported) that set a checked setting (:data:`CHECKED`:
+``max_examples``, ``deadline``, ``suppress_health_check``, ``phases``, ``backend``) to another
+value than the ``default`` profile's and the card's (``@settings(max_examples=20)`` with
+``"cases": 20`` is fine), named after the loaded profile when it has that value (one clause
+for every test it refuses: :attr:`CardConflict.shared`); two properties with different cards
+selecting one test. A test's settings are read as if made from the ``default`` profile, also
+where they were made from Hypothesis's ``ci`` one (:func:`_ci_profile_values`): a card
+``gate init`` wrote on a laptop governs the same test on CI.
 
 The card is applied just before the test's set-up and taken off after its teardown (a
 parametrized test is one function shared by every parameter, each possibly gated by another
@@ -50,20 +50,28 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Settings the card governs; a test's ``@settings`` or a profile changing one is a conflict.
-GOVERNED = ("max_examples", "derandomize", "database", "deadline", "suppress_health_check",
-            "phases", "backend")
+#: The governed settings a test or a profile may not set to other values than the card's.
+#: ``derandomize`` and ``database`` are left out: the card always puts ``False`` (with its
+#: explicit seed) and ``None`` in force, which is what those settings are for (the same
+#: examples on every run), so a ``ci``-style profile setting them is no reason to refuse.
+CHECKED = ("max_examples", "deadline", "suppress_health_check", "phases", "backend")
+#: The checked settings Hypothesis's own ``ci`` profile sets.
+CI_PROFILE_SETS = ("deadline", "suppress_health_check")
 #: The card fields that define the experiment for one test.
-#: The governed settings Hypothesis's own ``ci`` profile sets (a ``ci`` profile registered
-#: again that changes another one is a conflict like any other profile's).
-CI_PROFILE_SETS = ("derandomize", "database", "deadline", "suppress_health_check")
 CARD_FIELDS = ("cases", "seed", "deadline_ms", "suppress_health_check")
 _FAILING = re.compile(r"^(?:Failing|Falsifying) (?:explicit )?(?:test case|example):", re.S)
 _BLOB = re.compile(r"@reproduce_failure\('[^']+', b(?:'[^']*'|\"[^\"]*\")\)")
 
 
 class CardConflict(Exception):
-    """The sample card cannot govern this test."""
+    """The sample card cannot govern this test. ``shared``: the clauses that are not about the
+    test itself (a settings profile's), the same words for every test they refuse, which the
+    caller reports once."""
+
+    def __init__(self, message: str, shared: Sequence[str] = (), own: bool = True) -> None:
+        super().__init__(message)
+        self.shared = tuple(shared)
+        self.own = own  # False: the shared clauses are the whole reason
 
 
 def _fn(item: Any) -> Any:
@@ -76,50 +84,49 @@ def _value(settings: Any, name: str) -> Any:
     return frozenset(got) if name == "suppress_health_check" else got
 
 
-def _ci_profile_values() -> dict[str, Any]:
-    """What Hypothesis's ``ci`` profile, when it is the loaded one, puts in place of the
-    ``default`` profile's values (empty when another profile is loaded).
+def _ci_profile_values(current: Any) -> dict[str, Any]:
+    """The ``default`` profile's values of the checked settings Hypothesis's ``ci`` profile
+    changes, when ``current`` was made from the ``ci`` profile (directly, or through a profile
+    or ``@settings`` built on it); empty otherwise.
 
-    Hypothesis loads it by itself on CI (``CI``, ``GITHUB_ACTIONS``, ... set), before any test
-    module builds its ``@settings``, so every settings object made there inherits its values
-    (no deadline, ``derandomize``, ``too_slow`` suppressed). A test's settings are read as if
+    Hypothesis loads its ``ci`` profile by itself on CI (``CI``, ``GITHUB_ACTIONS``, ... set),
+    before any conftest or test module builds a profile or ``@settings`` from it, so they all
+    inherit its values (no deadline, ``too_slow`` suppressed). A test's settings are read as if
     made from the ``default`` profile: the same test is then the same conflict, or none, on a
     laptop and on CI. (A value the test sets itself that equals the ``ci`` profile's cannot be
     told apart from an inherited one there; off CI it is checked.)"""
     from hypothesis import settings
 
-    if settings.get_current_profile_name() != "ci":
-        return {}
     ci, default = settings.get_profile("ci"), settings.get_profile("default")
+    link, seen = current, 0
+    while link is not None and link is not ci and seen < 100:
+        link, seen = getattr(link, "_fallback", None), seen + 1
+    if link is not ci:
+        return {}
     return {f: _value(default, f) for f in CI_PROFILE_SETS if _value(ci, f) != _value(default, f)}
 
 
+def _seen(current: Any, base: Any, name: str) -> Any:
+    """``current``'s value of ``name`` read as if made from the ``default`` profile
+    (:func:`_ci_profile_values`): a value inherited from the ``ci`` profile that differs from
+    ``base``'s is the ``default`` profile's."""
+    from hypothesis import settings
+
+    got = _value(current, name)
+    inherited = _ci_profile_values(current)
+    if (name in inherited and got == _value(settings.get_profile("ci"), name)
+            and got != _value(base, name)):
+        return inherited[name]
+    return got
+
+
 def _changed(current: Any, base: Any, card: Any) -> list[str]:
-    """Governed settings ``current`` changes relative to ``base`` to a value the card does not
-    put in force (a change to the card's own value is no conflict). ``current`` is read as if
-    made from the ``default`` profile (:func:`_ci_profile_values`)."""
-    from hypothesis import settings
-
-    inherited = _ci_profile_values()
-    ci = settings.get_profile("ci") if inherited else None
-
-    def seen(name: str) -> Any:
-        got = _value(current, name)
-        if (name in inherited and ci is not None and got == _value(ci, name)
-                and got != _value(base, name)):
-            return inherited[name]  # the ci profile's, had it been made from the default one
-        return got
-
-    return [f for f in GOVERNED if seen(f) != _value(base, f) and seen(f) != _value(card, f)]
-
-
-def _made_from(own: Any) -> Any:
-    """The settings a test's ``@settings`` were made from: their parent, the ``default``
-    profile in place of Hypothesis's ``ci`` one (:func:`_ci_profile_values`)."""
-    from hypothesis import settings
-
-    base = getattr(own, "_fallback", None) or settings.default
-    return settings.get_profile("default") if base is settings.get_profile("ci") else base
+    """Checked settings ``current`` changes relative to ``base`` to a value the card does not
+    put in force (a change to the card's own value is no conflict), ``current`` read by
+    :func:`_seen`."""
+    return [f for f in CHECKED
+            if _seen(current, base, f) != _value(base, f)
+            and _seen(current, base, f) != _value(card, f)]
 
 
 def _card_value(field: str, value: Any) -> tuple[str, Any] | None:
@@ -160,11 +167,23 @@ def _fix(changed: Sequence[str], own: Any, card: dict[str, Any], card_name: str 
 
 def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> list[str]:
     """Why the card cannot govern ``item`` (empty: it can)."""
-    from hypothesis import is_hypothesis_test
+    own, shared = _conflicts(item, card, card_name)
+    return own + shared
+
+
+def _conflicts(item: Any, card: dict[str, Any],
+               card_name: str | None) -> tuple[list[str], list[str]]:
+    """The test's own conflicts, and the shared ones (a settings profile's).
+
+    The settings in force for the test (its ``@settings``, or the profile loaded when its
+    module was imported) are compared with the ``default`` profile: a checked setting that
+    differs from it and from the card's value is a conflict, named after the profile when the
+    loaded one has that value, else after the test's ``@settings``."""
+    from hypothesis import is_hypothesis_test, settings
 
     obj = getattr(item, "obj", None)
     if obj is None or not is_hypothesis_test(obj):
-        return ["not a Hypothesis test (@given): the sample card can only govern one"]
+        return ["not a Hypothesis test (@given): the sample card can only govern one"], []
     fn, found = _fn(item), []
     if getattr(fn, "_hypothesis_internal_use_seed", None) is not None:
         found.append(f"an explicit @seed({fn._hypothesis_internal_use_seed!r}) overrides the "
@@ -172,14 +191,52 @@ def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> 
     if getattr(fn, "_hypothesis_internal_use_reproduce_failure", None) is not None:
         found.append("@reproduce_failure replays one example instead of the card's")
     own = fn._hypothesis_internal_use_settings
-    governed = card_settings(own, card)
-    if getattr(fn, "_hypothesis_internal_settings_applied", False):
-        changed = _changed(own, _made_from(own), governed)
-        if changed:
-            found.append(f"@settings sets {', '.join(changed)} to other values than the card"
-                         + _fix(changed, own, card, card_name, "@settings"))
-    found.extend(_profile_conflicts(governed))
-    return found
+    changed = _changed(own, settings.get_profile("default"), card_settings(own, card))
+    profile, named = _loaded_profile()
+    by_profile = [f for f in changed
+                  if profile is not None and _value(profile, f) == _value(own, f)]
+    by_test = [f for f in changed if f not in by_profile]
+    if by_test:
+        where = ("@settings" if getattr(fn, "_hypothesis_internal_settings_applied", False)
+                 else "the settings in force")
+        found.append(f"{where} sets {', '.join(by_test)} to other values than the card"
+                     + _fix(by_test, own, card, card_name, where))
+    shared = [_profile_clause(named, profile, by_profile)] if by_profile else []
+    return found, shared
+
+
+def _loaded_profile() -> tuple[Any, str]:
+    """The loaded settings profile and its name; None for ``default`` (nothing to name)."""
+    from hypothesis import settings
+
+    name = settings.get_current_profile_name()
+    return (None if name == "default" else settings.get_profile(name)), name
+
+
+def _profile_clause(name: str, profile: Any, changed: Sequence[str]) -> str:
+    """One clause for every test a profile's values refuse: the values, and the fix (the card
+    fields that hold them, or dropping them from the profile)."""
+    import json
+
+    shown, fields, dropped = [], [], []
+    for field_name in changed:
+        value = getattr(profile, field_name)
+        pair = _card_value(field_name, value)
+        if pair is None:
+            shown.append(f"{field_name}={value!r}")
+            dropped.append(field_name)
+            continue
+        key, wanted = pair
+        shown.append(f"{field_name}={wanted} ms" if field_name == "deadline" and wanted
+                     is not None else f"{field_name}={json.dumps(wanted)}")
+        fields.append(f"{json.dumps(key)}: {json.dumps(wanted)}")
+    fix = []
+    if fields:
+        fix.append(f"set {', '.join(fields)} in the cards (gate init writes them for new "
+                   "cards)")
+    fix.append(f"drop {', '.join(dropped or changed)} from the profile")
+    return (f"settings profile {name!r} sets {', '.join(shown)}, other values than the card "
+            f"puts in force: {', or '.join(fix)}")
 
 
 def _experiment(card: dict[str, Any]) -> dict[str, Any]:
@@ -333,7 +390,6 @@ def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
     if changed:
         found.append(f"TestCase.settings sets {', '.join(changed)} to other values than the "
                      "card" + _fix(changed, own, card, card_name, "TestCase.settings"))
-    found.extend(_profile_conflicts(governed))
     return found
 
 
@@ -401,9 +457,10 @@ def govern(item: Any, props: Sequence[Any]) -> Applied:
         return StatefulApplied(_fn(item), dict(first.card),
                                stateful_settings(item.cls.settings, first.card),
                                cls=item.cls, machine=machine)
-    found = conflicts(item, first.card, name)
-    if found:
-        raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
+    found, shared = _conflicts(item, first.card, name)
+    if found or shared:
+        raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found + shared),
+                           shared=shared, own=bool(found))
     fn = _fn(item)
     return Applied(fn, dict(first.card), card_settings(fn._hypothesis_internal_use_settings,
                                                       first.card))
@@ -436,20 +493,3 @@ def failure_of(exc: BaseException) -> dict[str, Any]:
     return {"type": _qualname(exc), "message": message,
             "example": "\n\n".join(examples) if examples else None,
             "reproduce": "\n".join(blobs) if blobs else None}
-
-
-def _profile_conflicts(governed: Any) -> list[str]:
-    """A loaded settings profile (other than ``default``) that changes what the card governs:
-    a conflict for every gated test, plain or stateful. Hypothesis's ``ci`` profile changes
-    only what the card sets again (:data:`CI_PROFILE_SETS`)."""
-    from hypothesis import settings
-
-    profile = settings.get_current_profile_name()
-    if profile == "default":
-        return []
-    changed = _changed(settings.get_profile(profile), settings.get_profile("default"),
-                       governed)
-    if not changed:
-        return []
-    return [f"settings profile {profile!r} sets {', '.join(changed)} to other values than "
-            "the card"]

@@ -9,8 +9,9 @@ After collection it writes one JSON document to the file named by ``GATE_INIT_OU
 collected item with its node id, whether it is a Hypothesis test
 (``hypothesis.is_hypothesis_test``), the ``max_examples`` of the settings it was decorated
 with (the active profile's when it has no ``@settings``), the other settings the sample card
-governs when the test's own settings change them (``deadline`` as ``deadline_ms``, null for
-none; ``suppress_health_check`` as names), so the card never conflicts with them, its file
+governs when the settings in force for the test (its own, or a loaded profile's) change them
+(``deadline`` as ``deadline_ms``, null for none; ``suppress_health_check`` as names), so the
+card never conflicts with them, its file
 and line, the JUnit ``classname``/``name`` pytest's ``--junitxml`` gives it, and the
 interpreter's ``sys.path`` (where the test files' imports resolve).
 """
@@ -48,38 +49,44 @@ def _off_ci_profile() -> None:
 _off_ci_profile()  # at import: ``-p`` loads this plugin before any conftest or test module
 
 
-def _card_settings(current: Any, stateful: bool, applied: bool) -> dict[str, Any]:
-    """The card fields that keep the test's own ``deadline``/``suppress_health_check``.
+def _made_from_ci(current: Any, ci: Any) -> bool:
+    link, seen = current, 0
+    while link is not None and link is not ci and seen < 100:
+        link, seen = getattr(link, "_fallback", None), seen + 1
+    return link is ci
 
-    Mirrors ``gate.agent.hypothesis_card``: a setting is a conflict when it differs from what
-    it was made from (a stateful ``TestCase``: no deadline, every health check suppressed), so
-    exactly those are written into the card, with the test's own value. A ``ci`` profile a
-    conftest loads itself is read as the ``default`` one, as the plugin reads it."""
+
+def _card_settings(current: Any, stateful: bool) -> dict[str, Any]:
+    """The card fields that keep the ``deadline``/``suppress_health_check`` in force for the
+    test: its own ``@settings``', or a settings profile's (a conftest's ``load_profile``).
+
+    Mirrors ``gate.agent.hypothesis_card``: a setting is a conflict when the settings in force
+    differ from the ``default`` profile (a stateful ``TestCase``: from its defaults, no
+    deadline and every health check suppressed), so exactly those are written into the card,
+    with the value in force. Values inherited from Hypothesis's ``ci`` profile are read as the
+    ``default`` profile's, as the plugin reads them."""
     try:
         from hypothesis import HealthCheck, settings
     except ImportError:
         return {}
-    if current is None or not (stateful or applied):
-        return {}  # no @settings: nothing of the test's own to keep
-    default = settings.get_profile("default")
-    ci = settings.get_profile("ci") if settings.get_current_profile_name() == "ci" else None
+    if current is None:
+        return {}
+    default, ci = settings.get_profile("default"), settings.get_profile("ci")
+    from_ci = _made_from_ci(current, ci)
     if stateful:
         base_deadline: Any = None
         base_checks: Any = list(HealthCheck)
     else:
-        base: Any = getattr(current, "_fallback", None) or settings.default
-        if ci is not None and base is ci:
-            base = default
-        base_deadline, base_checks = base.deadline, base.suppress_health_check
+        base_deadline, base_checks = default.deadline, default.suppress_health_check
     found: dict[str, Any] = {}
     deadline = getattr(current, "deadline", None)
-    if ci is not None and deadline == ci.deadline != base_deadline:
+    if from_ci and deadline == ci.deadline != base_deadline:
         deadline = default.deadline  # the ci profile's, had it been made from the default one
     if deadline != base_deadline:
         found["deadline_ms"] = (None if deadline is None
                                 else max(1, round(deadline.total_seconds() * 1000)))
     checks = getattr(current, "suppress_health_check", ())
-    if ci is not None and set(checks) == set(ci.suppress_health_check) != set(base_checks):
+    if from_ci and set(checks) == set(ci.suppress_health_check) != set(base_checks):
         checks = default.suppress_health_check
     if set(checks) != set(base_checks):
         found["suppress_health_check"] = sorted({h.name for h in checks})
@@ -113,10 +120,7 @@ def _item(item: pytest.Item) -> dict[str, Any]:
         "hypothesis": is_hypothesis,
         "stateful": stateful,
         "max_examples": _max_examples(settings_of) if is_hypothesis else None,
-        "card_settings": _card_settings(
-            settings_of, stateful,
-            bool(getattr(obj, "_hypothesis_internal_settings_applied", False)))
-        if is_hypothesis else {},
+        "card_settings": _card_settings(settings_of, stateful) if is_hypothesis else {},
         "path": path,
         "line": lineno + 1 if isinstance(lineno, int) else None,
         "classname": ".".join(names[:-1]),

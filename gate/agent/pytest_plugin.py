@@ -193,7 +193,7 @@ class StampPlugin(Governor, Folder):
         if self.refused or self.worker_refused:
             if self.worker_refused and not self.refused:  # xdist: a worker refused the cards
                 session.config.get_terminal_writer().line(
-                    f"gate: error: the sample card cannot govern {len(self.worker_refused)} "
+                    f"gate: error: the sample card cannot govern {self.worker_refused_tests} "
                     f"gated test(s), no stamps written: {'; '.join(self.worker_refused[:20])}",
                     red=True)
                 session.exitstatus = 2  # bad input, as every card conflict

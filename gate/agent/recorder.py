@@ -56,6 +56,13 @@ from gate.agent.cases import (
 # --- governing the gated tests (both routes) ----------------------------------------------------
 
 
+def _some(nodeids: Sequence[str]) -> str:
+    """The tests one shared clause refuses, named up to three."""
+    named = ", ".join(nodeids[:3])
+    more = f" and {len(nodeids) - 3} more" if len(nodeids) > 3 else ""
+    return f"{len(nodeids)} gated test{'s' if len(nodeids) > 1 else ''}: {named}{more}"
+
+
 class Governor:
     """Applies the sample card to every gated test and records what ran (both pytest routes).
 
@@ -68,6 +75,7 @@ class Governor:
         self.props = props
         self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
         self.refused: list[str] = []  # the card conflicts: no stamps
+        self.refused_tests = 0  # the gated tests they refuse
 
     @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run
     def pytest_collection_modifyitems(self, session: pytest.Session,
@@ -75,6 +83,8 @@ class Governor:
         from gate.agent import hypothesis_card
 
         problems: list[str] = []
+        shared: dict[str, list[str]] = {}  # a profile's clause -> the tests it alone refuses
+        refused = 0
         for item in items:
             key = junit_key(item.nodeid)
             props = [p for p in self.props
@@ -84,16 +94,22 @@ class Governor:
             try:
                 self.gated[item.nodeid] = hypothesis_card.govern(item, props)
             except hypothesis_card.CardConflict as exc:
-                problems.append(f"{item.nodeid}: {exc}")
-        if problems:
-            self.refused = problems
+                refused += 1
+                if exc.shared and not exc.own:
+                    shared.setdefault("; ".join(exc.shared), []).append(item.nodeid)
+                else:
+                    problems.append(f"{item.nodeid}: {exc}")
+        if refused:
+            problems[:0] = [f"{clause} ({_some(nodeids)})" for clause, nodeids in shared.items()]
+            self.refused, self.refused_tests = problems, refused
             output = getattr(session.config, "workeroutput", None)
             if output is not None:  # an xdist worker: the controller must refuse too
                 output["gate_refused"] = list(problems)
+                output["gate_refused_tests"] = refused
             shown = "; ".join(problems[:20]) + (f"; and {len(problems) - 20} more"
                                                 if len(problems) > 20 else "")
-            pytest.exit(f"gate: error: the sample card cannot govern {len(problems)} gated "
-                        f"test{'s' if len(problems) > 1 else ''} (no test ran): {shown}",
+            pytest.exit(f"gate: error: the sample card cannot govern {refused} gated "
+                        f"test{'s' if refused > 1 else ''} (no test ran): {shown}",
                         returncode=2)
 
     @pytest.hookimpl(tryfirst=True)
@@ -149,6 +165,7 @@ class Folder:
         self.collected = Collected()
         #: Card conflicts an xdist worker reported (its session stopped before any test ran).
         self.worker_refused: list[str] = []
+        self.worker_refused_tests = 0
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.cases.add(report)
@@ -172,8 +189,9 @@ class Folder:
         """xdist: a worker that refused the cards says so in its ``workeroutput``."""
         output = getattr(node, "workeroutput", None) or {}
         refused = output.get("gate_refused")
-        if refused:
+        if refused and not self.worker_refused:  # every worker collects, and refuses, alike
             self.worker_refused.extend(str(p) for p in refused)
+            self.worker_refused_tests = int(output.get("gate_refused_tests", len(refused)))
 
 
 # --- the recorder plugin (loaded with -p gate.agent.recorder) ----------------------------------
@@ -233,6 +251,8 @@ class Recorder(Governor, Folder):
             "schema": RESULTS_SCHEMA, "gate_version": __version__,
             "pytest_version": pytest.__version__, "hypothesis_version": hypothesis.__version__,
             "exit_status": int(session.exitstatus), "refused": list(refused),
+            "refused_tests": (self.refused_tests if self.refused
+                              else self.worker_refused_tests if refused else 0),
             "cases": [] if refused else [c.to_record() for c in self.cases.all()],
             "collected": self.collected.to_record()})
         return result

@@ -592,9 +592,10 @@ def read_results(results: Path, manifest: str | None = None
     if refused:
         shown = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more"
                                           if len(refused) > 5 else "")
+        count = record["refused_tests"]
         raise GateInputError(manifest or "the manifest", "properties (sample cards)",
-                             f"the sample card cannot govern {len(refused)} gated test"
-                             f"{'s' if len(refused) > 1 else ''}, no stamps written: {shown}")
+                             f"the sample card cannot govern {count} gated test"
+                             f"{'s' if count > 1 else ''}, no stamps written: {shown}")
     return ([Case.from_record(c) for c in record["cases"]],
             Collected.from_record(record["collected"]))
 
