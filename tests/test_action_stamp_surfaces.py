@@ -202,7 +202,8 @@ def test_a_file_where_the_stamps_folder_goes(
     words = _one_error_and_summary(tmp_path, capsys.readouterr().out, caught.value, env)
     assert caught.value.field == "(folder)"
     assert words.startswith("$RUNNER_TEMP/agent-patch-gate/stamps-out/gate-stamps-free-server-")
-    assert "Not a directory; a file stands where the stamps' folder must be" in words
+    assert ("cannot make the stamps' folder: cannot open: a component of the path is not a "
+            "folder; a file stands where the stamps' folder must be") in words
     assert "remove that file from the runner's temp folder and re-run the job" in words
     assert not (tmp_path / "output.txt").exists()  # nothing to upload
 
@@ -225,7 +226,7 @@ def test_a_stamps_folder_that_is_not_writable(
         action.run(env, gate_main=lambda argv: ran.append(argv) or 0)
     words = _one_error_and_summary(tmp_path, capsys.readouterr().out, caught.value, env)
     assert ran == []  # refused before the tests run, not after
-    assert "cannot make the stamps' folder: Permission denied" in words
+    assert "cannot make the stamps' folder: cannot open: Permission denied" in words
     assert "the runner's user must be able to write $RUNNER_TEMP" in words
 
 
@@ -246,7 +247,7 @@ def test_a_stamps_folder_that_exists_already(
     with pytest.raises(GateInputError) as caught:
         action.run(env, gate_main=cli.run_raising)
     words = _one_error_and_summary(tmp_path, capsys.readouterr().out, caught.value, env)
-    assert "File exists; stamps are write-once" in words
+    assert "cannot make the stamps' folder: already exists; stamps are write-once" in words
     assert "a self-hosted runner keeps $RUNNER_TEMP between jobs: clean it" in words
 
 

@@ -184,23 +184,21 @@ def fs_fix(said: str) -> str:
 
 
 def _make_out(out: Path) -> None:
-    """Make the stamps' fresh folder and write to it once, before the tests run: a temp folder
-    that cannot take the stamps (a file in the way, not writable, full, already there) is exit
-    2 now, naming the folder and the fix, not after the whole test run."""
-    import tempfile
+    """Make the stamps' fresh folder before the tests run (no link followed on the way): a
+    temp folder that cannot take the stamps (a file in the way, not writable, the folder there
+    already) is exit 2 now, naming the folder and the fix, not after the whole test run."""
+    from gate.records.files import lexists, make_dir
 
     try:
-        if out.parent.exists() and not out.parent.is_dir():  # a file where a folder must be
-            raise NotADirectoryError(f"not a folder: {out.parent}")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.mkdir()
-        fd, probe = tempfile.mkstemp(prefix=".gate-probe-", dir=out)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        said = exc.strerror or str(exc)
-        raise GateInputError(str(out), "(folder)", f"cannot make the stamps' folder: {said}; "
-                             f"{fs_fix(said)}") from None
+        if lexists(out):
+            said = "already exists"
+        else:
+            make_dir(out)
+            return
+    except GateInputError as exc:
+        said = exc.message
+    raise GateInputError(str(out), "(folder)",
+                         f"cannot make the stamps' folder: {said}; {fs_fix(said)}")
 
 
 def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
