@@ -288,8 +288,8 @@ def test_an_operating_system_error_inside_gate_stamp(
     with pytest.raises(GateInputError) as caught:
         action.run(env, gate_main=cli.run_raising)
     words = _one_error_and_summary(tmp_path, capsys.readouterr().out, caught.value, env)
-    assert words == ("/tmp/gate-recorder-x: (file): No space left on device; free space in the "
-                     "runner's temp folder ($RUNNER_TEMP), then re-run the job")
+    assert words == ("/tmp/gate-recorder-x: (file): No space left on device; free space on the "
+                     "file system that holds it, then re-run the job")
 
 
 def _raise(exc: BaseException) -> Callable[[list[str]], int]:
@@ -305,7 +305,10 @@ def _raise(exc: BaseException) -> Callable[[list[str]], int]:
      "not UTF-8 text (UnicodeDecodeError)"),
     (ValueError("embedded null byte"), "(path)", "a path holds a NUL character"),
     (PermissionError(errno.EACCES, "Permission denied", "/srv/cards/a.json"), "(file)",
-     "Permission denied; the runner's user must be able to write"),
+     "/srv/cards/a.json: (file): Permission denied; the runner's user must be able to read and "
+     "write it"),
+    (OSError(errno.EIO, "Input/output error", "/srv/cards/a.json"), "(file)",
+     "Input/output error; the operating system refused the file it names"),
 ])
 def test_every_exit_2_reaches_the_surfaces(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -315,6 +318,19 @@ def test_every_exit_2_reaches_the_surfaces(
         action.run(env, gate_main=_raise(exc))
     assert caught.value.field == field
     assert said in _one_error_and_summary(tmp_path, capsys.readouterr().out, caught.value, env)
+
+
+def test_an_operating_system_error_on_a_stamp_names_the_runners_temp_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    env = _junit_env(tmp_path)
+    stamp = tmp_path / "runner" / "agent-patch-gate" / "stamps-out" / "x" / "1.json"
+    with pytest.raises(GateInputError):
+        action.run(env, gate_main=_raise(OSError(errno.ENOSPC, "No space left on device",
+                                                 str(stamp))))
+    (error,) = _errors(capsys.readouterr().out)
+    assert workflow.unescape_data(error.split("::", 2)[2]) == (
+        "$RUNNER_TEMP/agent-patch-gate/stamps-out/x/1.json: (file): No space left on device; "
+        "free space in the runner's temp folder ($RUNNER_TEMP), then re-run the job")
 
 
 @pytest.mark.parametrize("exc", [BrokenPipeError(errno.EPIPE, "Broken pipe"),

@@ -157,30 +157,40 @@ NOT_APPLIED = ("stamp mode with junit or exit-code: the sample cards are hashed 
 #: Where stamp mode's stamps go: a fresh folder per step under ``$RUNNER_TEMP``.
 STAMPS_OUT = "stamps-out"
 
-#: The fix for a file-system error on the stamps' folder, by what the error says (first match).
+#: The fix for a file-system error, by what the error says (first match): (the signs, the fix
+#: on the stamps' folder, the fix on any other file).
 _FS_FIXES = (
     (("already exists", "File exists"),
      "stamps are write-once, so the gate never writes into a stamp or folder it did not just "
      "make; remove it from the runner's temp folder (a self-hosted runner keeps $RUNNER_TEMP "
-     "between jobs: clean it) and re-run the job"),
+     "between jobs: clean it) and re-run the job",
+     "the gate never overwrites a file; remove it and re-run the job"),
     (("not a folder", "Not a directory"),
      "a file stands where the stamps' folder must be ($RUNNER_TEMP/agent-patch-gate/"
-     f"{STAMPS_OUT}/...); remove that file from the runner's temp folder and re-run the job"),
+     f"{STAMPS_OUT}/...); remove that file from the runner's temp folder and re-run the job",
+     "a file stands where a folder of that path must be; remove it and re-run the job"),
     (("Permission denied", "Operation not permitted", "Read-only file system"),
      "the runner's user must be able to write $RUNNER_TEMP (on a self-hosted runner, check "
-     "the owner, mode and mount of its temp folder), then re-run the job"),
+     "the owner, mode and mount of its temp folder), then re-run the job",
+     "the runner's user must be able to read and write it (check its owner, mode and mount), "
+     "then re-run the job"),
     (("No space left", "quota exceeded"),
-     "free space in the runner's temp folder ($RUNNER_TEMP), then re-run the job"),
+     "free space in the runner's temp folder ($RUNNER_TEMP), then re-run the job",
+     "free space on the file system that holds it, then re-run the job"),
 )
 _FS_FIX = (f"the stamps go to a fresh folder under $RUNNER_TEMP/agent-patch-gate/{STAMPS_OUT}, "
            "which the runner's user must be able to create and write; fix that, then re-run "
-           "the job")
+           "the job",
+           "the operating system refused the file it names; fix that, then re-run the job")
 
 
-def fs_fix(said: str) -> str:
-    """The fix for a file-system error on the stamps' folder, from its words."""
-    return next((fix for signs, fix in _FS_FIXES if any(sign in said for sign in signs)),
-                _FS_FIX)
+def fs_fix(said: str, stamps: bool = True) -> str:
+    """The fix for a file-system error, from its words: on the stamps' folder (``stamps``) or on
+    another file."""
+    for signs, on_stamps, elsewhere in _FS_FIXES:
+        if any(sign in said for sign in signs):
+            return on_stamps if stamps else elsewhere
+    return _FS_FIX[0 if stamps else 1]
 
 
 def _make_out(out: Path) -> None:
@@ -561,10 +571,13 @@ def stamp_error(exc: BaseException, env: Mapping[str, str]) -> GateInputError | 
     one of these, let it go on): a file-system error on the stamps' folder gets its fix, and an
     error of the operating system, a codec or an interrupt, which ``gate stamp`` leaves to the
     command line's edge, becomes one too, so that it reaches the job's surfaces."""
+    temp = env.get("RUNNER_TEMP", "").strip().rstrip("/")
+
+    def in_stamps(path: str) -> bool:
+        return bool(temp) and path.startswith(f"{temp}/agent-patch-gate/{STAMPS_OUT}/")
+
     if isinstance(exc, GateInputError):
-        temp = env.get("RUNNER_TEMP", "").strip().rstrip("/")
-        stamps = f"{temp}/agent-patch-gate/{STAMPS_OUT}/"
-        if temp and exc.field == "(file)" and exc.source.startswith(stamps):
+        if exc.field == "(file)" and in_stamps(exc.source):
             return GateInputError(exc.source, exc.field, f"{exc.message}; {fs_fix(exc.message)}")
         return exc
     if isinstance(exc, BrokenPipeError):
@@ -572,7 +585,7 @@ def stamp_error(exc: BaseException, env: Mapping[str, str]) -> GateInputError | 
     if isinstance(exc, OSError):
         said = exc.strerror or str(exc)
         where = exc.filename if isinstance(exc.filename, str) else "(file)"
-        return GateInputError(where, "(file)", f"{said}; {fs_fix(said)}")
+        return GateInputError(where, "(file)", f"{said}; {fs_fix(said, in_stamps(where))}")
     if isinstance(exc, UnicodeError):
         return GateInputError("(input)", "(text)", f"not UTF-8 text ({type(exc).__name__}); a "
                               "file name, an input or a record holds bytes that are not UTF-8")
