@@ -351,7 +351,7 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(
     # root is gate/examples; the stamp's location is relative to the repository (this checkout).
     parser = next(json.loads(p.read_text()) for p in written
                   if json.loads(p.read_text())["test_id"] == "parser_round_trip")
-    assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 52}
+    assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 67}
 
 
 def test_stamp_mode_with_a_command_and_no_junit_applies_the_cards(

@@ -175,22 +175,54 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
             f"{run['output'].get('text') or ''}", encoding="utf-8")
     # root: gate/examples, yet the annotation names the file in the repository, at the test.
     assert run["annotations"][0]["path"] == "gate/examples/tests/test_parser.py"
-    assert run["annotations"][0]["start_line"] == 52
+    assert run["annotations"][0]["start_line"] == 67
     assert "def test_round_trip(" in (
-        ROOT / "gate/examples/tests/test_parser.py").read_text().splitlines()[51]
+        ROOT / "gate/examples/tests/test_parser.py").read_text().splitlines()[66]
     summary = html.unescape(run["output"]["summary"])
     assert "failure_class=property_miss" in summary
     assert "**What happened:** red in both server classes." in summary
     assert "**Next step:** a real property miss" in summary
 
 
+COMMAND = "command: cd gate/examples && python -m pytest\n"
+
+
+def test_the_example_stamps_on_the_recorder_route(
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+    """The README's route: the recorder applied each card in both classes (one seed, the
+    card's cases), so both classes ran the same examples; no notice that cards were only
+    hashed; each stamp job's summary says so."""
+    result = _run_example(tmp_path, double, wheelhouse)
+    assert result.returncode == 0, result.log_tail(120)
+    stamps: dict[str, dict[str, Any]] = {}
+    for path in (tmp_path / "artifacts").glob("gate-stamps-*-stamp-*/**/*.json"):
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+        stamps[f"{stamp['server_class']} {stamp['test_id']}"] = stamp
+    cards = {"parser_round_trip": (7, 32), "tokenizer_total": (11, 64), "lexer_unicode": (3, 16)}
+    assert len(stamps) == 6
+    for test_id, (seed, cases) in cards.items():
+        local, free = stamps[f"local-pinned {test_id}"], stamps[f"free-server {test_id}"]
+        for stamp in (local, free):
+            assert (stamp["outcome"], stamp["source"]) == ("pass", "pytest-recorder")
+            assert (stamp["hypothesis"]["seed"], stamp["hypothesis"]["max_examples"]) == (
+                seed, cases)
+        assert local["hypothesis"] == free["hypothesis"]
+    for server_class in ("local-pinned", "free-server"):
+        leg = result.job("stamp", {"server-class": server_class})
+        assert "::notice" not in leg.stdout
+        assert f"## 📦 agent-patch gate: 3 {server_class} stamps written" in leg.summary
+        assert "the gate's recorder applied the 3 sample cards" in leg.summary
+
+
 def test_a_stamp_command_that_cannot_start_names_the_cause(
         tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
-    """The free-server leg's command fails before any test runs (no JUnit report)."""
+    """On the JUnit route, the free-server leg's command fails before any test runs (no JUnit
+    report)."""
     result = _run_example(tmp_path, double, wheelhouse, edit={
-        "command: cd gate/examples && python -m pytest --junitxml=junit.xml":
+        COMMAND:
         "command: cd gate/examples && python -m ${{ matrix.server-class == 'free-server' && "
-        "'no_such_pytest' || 'pytest' }} --junitxml=junit.xml"})
+        "'no_such_pytest' || 'pytest' }} --junitxml=junit.xml\n"
+        "          junit: gate/examples/junit.xml\n"})
     gate = result.job("gate")
     assert not gate.succeeded
     (run,) = double.check_runs.values()
@@ -209,10 +241,10 @@ def test_a_collection_error_is_advised_fix_not_rerun(
     """The newcomer trial's case: on the free server a test file cannot be imported (pytest
     exits 2 after collection). Deterministic, so the reviewer is told to fix the collection."""
     result = _run_example(tmp_path, double, wheelhouse, edit={
-        "command: cd gate/examples && python -m pytest --junitxml=junit.xml":
+        COMMAND:
         "command: cd gate/examples && ${{ matrix.server-class == 'free-server' && "
         "'echo import no_such_module > tests/test_zz_broken.py &&' || '' }} "
-        "python -m pytest --junitxml=junit.xml"})
+        "python -m pytest\n"})
     gate = result.job("gate")
     assert not gate.succeeded
     (run,) = double.check_runs.values()

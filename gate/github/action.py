@@ -154,7 +154,65 @@ NOT_APPLIED = ("stamp mode with junit or exit-code: the sample cards are hashed 
                "command, running pytest, to have the gate's recorder apply them")
 
 
-def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> int:
+#: Where stamp mode's stamps go: a fresh folder per step under ``$RUNNER_TEMP``.
+STAMPS_OUT = "stamps-out"
+
+#: The fix for a file-system error, by what the error says (first match): (the signs, the fix
+#: on the stamps' folder, the fix on any other file).
+_FS_FIXES = (
+    (("already exists", "File exists"),
+     "stamps are write-once, so the gate never writes into a stamp or folder it did not just "
+     "make; remove it from the runner's temp folder (a self-hosted runner keeps $RUNNER_TEMP "
+     "between jobs: clean it) and re-run the job",
+     "the gate never overwrites a file; remove it and re-run the job"),
+    (("not a folder", "Not a directory"),
+     "a file stands where the stamps' folder must be ($RUNNER_TEMP/agent-patch-gate/"
+     f"{STAMPS_OUT}/...); remove that file from the runner's temp folder and re-run the job",
+     "a file stands where a folder of that path must be; remove it and re-run the job"),
+    (("Permission denied", "Operation not permitted", "Read-only file system"),
+     "the runner's user must be able to write $RUNNER_TEMP (on a self-hosted runner, check "
+     "the owner, mode and mount of its temp folder), then re-run the job",
+     "the runner's user must be able to read and write it (check its owner, mode and mount), "
+     "then re-run the job"),
+    (("No space left", "quota exceeded"),
+     "free space in the runner's temp folder ($RUNNER_TEMP), then re-run the job",
+     "free space on the file system that holds it, then re-run the job"),
+)
+_FS_FIX = (f"the stamps go to a fresh folder under $RUNNER_TEMP/agent-patch-gate/{STAMPS_OUT}, "
+           "which the runner's user must be able to create and write; fix that, then re-run "
+           "the job",
+           "the operating system refused the file it names; fix that, then re-run the job")
+
+
+def fs_fix(said: str, stamps: bool = True) -> str:
+    """The fix for a file-system error, from its words: on the stamps' folder (``stamps``) or on
+    another file."""
+    for signs, on_stamps, elsewhere in _FS_FIXES:
+        if any(sign in said for sign in signs):
+            return on_stamps if stamps else elsewhere
+    return _FS_FIX[0 if stamps else 1]
+
+
+def _make_out(out: Path) -> None:
+    """Make the stamps' fresh folder before the tests run (no link followed on the way): a
+    temp folder that cannot take the stamps (a file in the way, not writable, the folder there
+    already) is exit 2 now, naming the folder and the fix, not after the whole test run."""
+    from gate.records.files import lexists, make_dir
+
+    try:
+        if lexists(out):
+            said = "already exists"
+        else:
+            make_dir(out)
+            return
+    except GateInputError as exc:
+        said = exc.message
+    raise GateInputError(str(out), "(folder)",
+                         f"cannot make the stamps' folder: {said}; {fs_fix(said)}")
+
+
+def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
+           env: Mapping[str, str] | None = None) -> int:
     from gate.github import workflow
 
     if settings.server_class not in ("local-pinned", "free-server"):
@@ -163,7 +221,7 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> 
     unique = secrets.token_hex(4)
     name = (f"{settings.artifact_prefix}-{settings.server_class}-{settings.job}-"
             f"{settings.run_attempt}-{unique}")
-    out = settings.work_dir / "stamps-out" / name
+    out = settings.work_dir / STAMPS_OUT / name
     argv = ["stamp", "--manifest", settings.manifest, "--root", settings.root,
             "--server-class", settings.server_class, "--out", str(out),
             "--run-id-prefix", f"{unique}-{settings.job}-{settings.run_attempt}"]
@@ -188,13 +246,37 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None) -> 
     if not recorder:
         print(workflow.command(workflow.Annotation("notice", NOT_APPLIED,
                                                    title="agent-patch gate")))
+    _make_out(out)
     code = gate_main(argv)
     if code != 0:
         return code
     if settings.output_file:
         workflow.write_outputs(Path(settings.output_file),
                                {"stamps-dir": str(out), "artifact-name": name})
+    _stamp_summary(settings, out, name, recorder, os.environ if env is None else env)
     return 0
+
+
+def _stamp_summary(settings: Settings, out: Path, name: str, recorder: bool,
+                   env: Mapping[str, str]) -> None:
+    """The stamp job's summary when the stamps are written: a maintainer opening a green stamp
+    job sees what it stamped. Only shows: a summary that cannot be written is one stderr line,
+    and the step still succeeds (the stamps are written and go on to be uploaded)."""
+    target = env.get("GITHUB_STEP_SUMMARY", "").strip()
+    if not target:
+        return
+    from gate.github import publish, summary, workflow
+    from gate.records.files import read_json
+
+    try:
+        stamps = [read_json(path) for path in sorted(out.glob("*.json"))]
+        text = summary.render_stamp_done(
+            [s for s in stamps if isinstance(s, dict)], server_class=settings.server_class,
+            artifact=name, manifest=settings.manifest, recorder=recorder,
+            view=publish.view_from_env(env))
+        workflow.append_step_summary(Path(target), text)
+    except GateInputError as exc:
+        publish.surface_not_written("GITHUB_STEP_SUMMARY", "job summary", exc)
 
 
 def _receipt_section(settings: Settings) -> dict[str, Any] | None:
@@ -471,14 +553,51 @@ def _report_stamp_failure(exc: GateInputError, env: Mapping[str, str]) -> None:
     """Stamp mode stopped on bad input (exit 2, no stamps): one ``::error`` on the file the
     error names and a job summary, so that the gate job's "no stamps found" has its cause
     beside it."""
-    from gate.github import summary, workflow
+    from gate.github import publish, summary, workflow
 
     what = bad_input_words(exc, env)
     print(workflow.command(workflow.Annotation("error", what, file=_error_file(exc.source, env),
                                                title=STAMP_FAILED)))
     target = env.get("GITHUB_STEP_SUMMARY", "").strip()
     if target:
-        workflow.append_step_summary(Path(target), summary.render_stamp_error(what))
+        try:  # the summary only shows the error: the error itself goes on, whatever happens here
+            workflow.append_step_summary(Path(target), summary.render_stamp_error(what))
+        except GateInputError as summary_exc:
+            publish.surface_not_written("GITHUB_STEP_SUMMARY", "job summary", summary_exc)
+
+
+def stamp_error(exc: BaseException, env: Mapping[str, str]) -> GateInputError | None:
+    """What stopped stamp mode, as bad input naming the file, the field and the fix (None: not
+    one of these, let it go on): a file-system error on the stamps' folder gets its fix, and an
+    error of the operating system, a codec or an interrupt, which ``gate stamp`` leaves to the
+    command line's edge, becomes one too, so that it reaches the job's surfaces."""
+    temp = env.get("RUNNER_TEMP", "").strip().rstrip("/")
+
+    def in_stamps(path: str) -> bool:
+        return bool(temp) and path.startswith(f"{temp}/agent-patch-gate/{STAMPS_OUT}/")
+
+    if isinstance(exc, GateInputError):
+        if exc.field == "(file)" and in_stamps(exc.source):
+            return GateInputError(exc.source, exc.field, f"{exc.message}; {fs_fix(exc.message)}")
+        return exc
+    if isinstance(exc, BrokenPipeError):
+        return None  # stdout is gone: nothing can be shown
+    if isinstance(exc, OSError):
+        said = exc.strerror or str(exc)
+        where = exc.filename if isinstance(exc.filename, str) else "(file)"
+        return GateInputError(where, "(file)", f"{said}; {fs_fix(said, in_stamps(where))}")
+    if isinstance(exc, UnicodeError):
+        return GateInputError("(input)", "(text)", f"not UTF-8 text ({type(exc).__name__}); a "
+                              "file name, an input or a record holds bytes that are not UTF-8")
+    if isinstance(exc, ValueError) and "null" in str(exc):
+        return GateInputError("(input)", "(path)", "a path holds a NUL character")
+    if isinstance(exc, KeyboardInterrupt):
+        return GateInputError("gate stamp", "(interrupted)",
+                              "stopped before the stamps were written: the job was cancelled "
+                              "or reached its timeout-minutes; re-run it (a timeout-seconds "
+                              "below the job's timeout-minutes stamps a slow run resource_exit "
+                              "instead)")
+    return None
 
 
 def run(env: Mapping[str, str] | None = None, *,
@@ -495,11 +614,20 @@ def run(env: Mapping[str, str] | None = None, *,
     try:
         settings = Settings.from_env(environ)
         if settings.mode == "stamp":
-            return _stamp(settings, gate_main)
+            return _stamp(settings, gate_main, environ)
         return _gate(settings, environ)
     except GateInputError as exc:
         if mode == "gate":
             _report_bad_input(exc, environ)
         elif mode == "stamp":
-            _report_stamp_failure(exc, environ)
+            fixed = stamp_error(exc, environ) or exc
+            _report_stamp_failure(fixed, environ)
+            if fixed is not exc:
+                raise fixed from None
         raise
+    except (OSError, UnicodeError, ValueError, KeyboardInterrupt) as exc:
+        error = stamp_error(exc, environ) if mode == "stamp" else None
+        if error is None:
+            raise
+        _report_stamp_failure(error, environ)  # every exit 2 of stamp mode reaches the job
+        raise error from None

@@ -144,3 +144,78 @@ def render_stamp_error(what: str) -> str:
              "No stamps were uploaded, so the gate job will find none: its "
              "\"no stamps found\" comes from this error.", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+#: The stamp job's outcome groups: (label, the stamp outcomes it holds). ``resource_exit`` and
+#: ``empty_body`` gave no result (gate.decide.stamps.RETRY_OUTCOMES): the gate discards them.
+STAMP_GROUPS = (("pass", ("pass",)), ("red", ("assert_fail",)),
+                ("inconclusive", ("resource_exit", "empty_body")))
+MAX_STAMPS_LISTED = 20
+
+
+def _stamp_group(stamp: Mapping[str, Any]) -> str:
+    outcome = stamp.get("outcome")
+    for label, outcomes in STAMP_GROUPS:
+        if outcome in outcomes:
+            return label
+    return "inconclusive"  # not a stamp outcome: no result the gate could use
+
+
+def _stamp_line(stamp: Mapping[str, Any], view: review.View) -> str:
+    group = _stamp_group(stamp)
+    outcome = markdown.inline(str(stamp.get("outcome", "")), 40)
+    icon = "❌" if group == "red" else "⚠️"
+    line = f"- {icon} {review.test_link(stamp, view)}: {group} ({outcome})"
+    failure = stamp.get("failure")
+    if group == "red" and isinstance(failure, Mapping):
+        said = f"{failure.get('type', '')}: {str(failure.get('message', '')).split(chr(10))[0]}"
+        line += f": {markdown.inline(said.strip(': '), 300)}"
+    elif stamp.get("note"):
+        line += f": {markdown.inline(str(stamp['note']), 300)}"
+    return line
+
+
+def render_stamp_done(stamps: Sequence[Mapping[str, Any]], *, server_class: str, artifact: str,
+                      manifest: str, recorder: bool, view: review.View | None = None,
+                      max_listed: int = MAX_STAMPS_LISTED) -> str:
+    """The stamp job's summary when ``gate stamp`` wrote its stamps (exit 0): the class, how
+    many stamps and in which artifact, the count per outcome, whether the sample cards
+    governed the run (the recorder route) or were only hashed (the JUnit route), the tests that
+    were not green here, and that the gate job decides. Every value from a record is escaped."""
+    view = view or review.View()
+    groups = {label: [s for s in stamps if _stamp_group(s) == label] for label, _ in STAMP_GROUPS}
+    n = len(stamps)
+    plural = "" if n == 1 else "s"
+    cls = markdown.inline(server_class, 40)
+    lines = [f"## 📦 agent-patch gate: {n} {cls} stamp{plural} written", "",
+             f"**Stamps:** {n} stamp{plural} of the {cls} class, one per manifest property, in "
+             f"the artifact {review.span(artifact)} (uploaded by the next step of this job).",
+             "", *markdown.table(["Outcome", "Stamps"], [
+                 ["pass", str(len(groups["pass"]))],
+                 ["red (`assert_fail`)", str(len(groups["red"]))],
+                 ["inconclusive (`resource_exit`, `empty_body`)",
+                  str(len(groups["inconclusive"]))]]), ""]
+    cards = f"{n} sample card{plural} of the manifest {review.span(manifest)}"
+    if recorder:
+        lines += [f"**Cards:** the gate's recorder applied the {cards} to the Hypothesis tests "
+                  "they name (their seed and `max_examples`, no example database): the "
+                  "cards govern, so both server classes draw the same examples.", ""]
+    else:
+        lines += [f"**Cards:** the {cards} were hashed into the stamps, **not applied** (the "
+                  "JUnit route, the `junit` input): each class drew its own Hypothesis examples. "
+                  "Give only `command`, running pytest, to have the gate's recorder apply them.",
+                  ""]
+    shown = [*groups["red"], *groups["inconclusive"]]
+    if shown:
+        lines += ["**Not green here:**", ""]
+        lines += [_stamp_line(stamp, view) for stamp in shown[:max_listed]]
+        if len(shown) > max_listed:
+            lines.append(f"- … and {len(shown) - max_listed} more (the stamps in the artifact "
+                         "say which)")
+        lines.append("")
+    run = markdown.link("this workflow run", view.run_url)
+    lines += ["**The decision is the gate job's:** this job succeeds whatever the tests said "
+              f"(a red is recorded in its stamp). The gate job (`mode: gate`) of {run} pairs "
+              "these stamps with the other server class's and decides; its check run and job "
+              "summary say what is red and why.", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"

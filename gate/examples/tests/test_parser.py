@@ -1,10 +1,17 @@
-"""Property parser_round_trip: printing a parsed expression gives back the same text."""
+"""Property parser_round_trip: printing a parsed expression gives back the same text, for the
+fixture's inputs and for expressions Hypothesis builds from the grammar (fixtures/)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.property("parser_round_trip")
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "parser_round_trip"
+INPUTS = (FIXTURES / "inputs.txt").read_text(encoding="utf-8").splitlines()
 
 
 def parse(text: str) -> object:
@@ -48,8 +55,15 @@ def show(tree: object) -> str:
     return "+".join(show(t) for t in inner)
 
 
-@pytest.mark.property("parser_round_trip")
-def test_round_trip(fixtures: Path, forced_red: bool) -> None:
-    for line in (fixtures / "parser_round_trip" / "inputs.txt").read_text().splitlines():
-        assert show(parse(line)) == line
+#: Expressions of the grammar (fixtures/parser_round_trip/grammar.txt), as printed.
+EXPRESSIONS = st.recursive(
+    st.integers(min_value=0, max_value=10**6).map(str),
+    lambda inner: st.one_of(inner.map(lambda e: f"({e})"),
+                            st.lists(inner, min_size=2, max_size=4).map("+".join)),
+    max_leaves=16)
+
+
+@given(text=st.sampled_from(INPUTS) | EXPRESSIONS)
+def test_round_trip(text: str, forced_red: bool) -> None:
+    assert show(parse(text)) == text
     assert not forced_red, "GATE_EXAMPLE_FAIL asked this property to fail"
