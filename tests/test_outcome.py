@@ -187,6 +187,31 @@ def test_a_selector_typo_is_an_error_whatever_the_exit_status(proc: ProcessResul
         assert "pytest collected no test of that name" in message
 
 
+def test_a_module_the_run_left_out_is_named_as_such_not_as_a_typo() -> None:
+    """attrs trial: ``pytest tests/test_newcomer.py`` with a manifest that also names tests of
+    other files said "fix the selector", though the selector was right."""
+    names = [("tests.test_newcomer", "test_round_trip")]
+    with pytest.raises(_outcome.SelectorTypo) as caught:
+        _outcome.not_matched(OK, CODES, classname="tests.test_3rd_party.TestRepr",
+                             name="test_repr", names=names, seen=_outcome.NOT_COLLECTED)
+    message = caught.value.message
+    assert "no test of 'tests.test_3rd_party' ran at all" in message
+    assert "run every file the manifest names in this job" in message
+    assert "fix the selector" not in message
+    # a module that did run: a typo in the name is still called one
+    with pytest.raises(_outcome.SelectorTypo) as caught:
+        _outcome.not_matched(OK, CODES, classname="tests.test_newcomer", name="test_rond_trip",
+                             names=names, seen=_outcome.NOT_COLLECTED)
+    assert "fix the selector" in caught.value.message
+
+
+@pytest.mark.parametrize(("classname", "module"), [
+    ("tests.test_funcs.TestAsDict", "tests.test_funcs"), ("tests.test_funcs", "tests.test_funcs"),
+    ("test_x.TestA.TestB", "test_x"), ("TestTop", None), ("", None), (None, None)])
+def test_the_module_of_a_junit_classname(classname: str | None, module: str | None) -> None:
+    assert _outcome.module_of(classname) == module
+
+
 def test_the_newcomer_case_red_run_and_a_typo_is_an_error_not_a_rerun() -> None:
     # the run exits 1 (a real red elsewhere); the manifest names test_totl for test_total
     with pytest.raises(_outcome.SelectorTypo):

@@ -259,8 +259,30 @@ def not_matched(
                                          "stopped before its result (exit status "
                                          f"{proc.exit_code}: -x, --maxfail or an interrupt)")
     near = ", ".join(repr(n[:80]) for n in nearest(classname, name, names))
+    module = module_of(classname)
+    if module and not any(c == module or c.startswith(module + ".") for c, _ in names):
+        raise SelectorTypo(
+            f"{selector_text(classname, name)} matches no test case in the report, and no "
+            f"test of {module!r} ran at all: the command runs a subset of the tests (a path, "
+            "-k) that leaves this module out, or the module moved: run every file the "
+            "manifest names in this job (or leave this property out of the manifest); if the "
+            f"module moved, fix junit.classname (nearest: {near})")
     raise SelectorTypo(f"{selector_text(classname, name)} matches no test case in the report; "
                        f"nearest: {near}; {_TYPO_HINT[seen]}")
+
+
+def module_of(classname: str | None) -> str | None:
+    """The module part of a JUnit ``classname`` (``tests.test_funcs.TestAsDict`` ->
+    ``tests.test_funcs``): its dotted components up to the first that starts with a capital
+    letter (a class, by the Python naming convention pytest's ``Test*`` classes follow)."""
+    if not classname:
+        return None
+    parts = classname.split(".")
+    for index, part in enumerate(parts):
+        if part[:1].isupper():
+            parts = parts[:index]
+            break
+    return ".".join(parts) or None
 
 
 def from_junit(
