@@ -247,10 +247,13 @@ def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
     return next((k for k in STUCK_WORDS if k in kinds), None)
 
 
-def _run_line(run: Mapping[str, Any]) -> str:
+def _run_line(run: Mapping[str, Any], attempt: int | None = None) -> str:
     outcome = str(run.get("outcome", ""))
     icon = "✅" if outcome == "pass" else "❌"
     text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
+    if attempt is not None:  # remembered from an earlier attempt's check run
+        text = f"{run.get('server_class', '')} (attempt {attempt}): " \
+               f"{OUTCOME_WORDS.get(outcome, outcome)}"
     if outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
         text = f"{run.get('server_class', '')}: no result ({outcome.replace('_', ' ')}); " \
                f"{_cause(run, False)}"
@@ -540,9 +543,12 @@ def _details(pair: Mapping[str, Any]) -> list[str]:
 
 def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
     status = str(pair.get("status", ""))
+    earlier = {str(m.get("run_id")): int(m.get("attempt", 0))
+               for m in pair.get("remembered") or [] if isinstance(m, Mapping)}
     out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
            "", f"**What happened:** {words_md(pair)}.", "",
-           f"Runs: {' · '.join(_run_line(r) for r in _runs(pair)[:4]) or 'none'}", ""]
+           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.get('run_id'))))
+                                  for r in _runs(pair)[:4]) or 'none'), ""]
     out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
@@ -551,7 +557,8 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         if _failure(run):
             out += _hypothesis_line(run)
     silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
-              if r.get("outcome") == "assert_fail" and not _failure(r)]
+              if r.get("outcome") == "assert_fail" and not _failure(r)
+              and str(r.get("run_id")) not in earlier]
     if silent:
         who = markdown.inline(" and ".join(silent))
         one = len(silent) == 1

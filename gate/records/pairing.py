@@ -268,7 +268,7 @@ def _with_memory(entry: dict[str, Any], memo: Sequence[Remembered]) -> dict[str,
     """The remembered reds shown in a pair: as runs, and (with their check runs) in
     ``remembered``, which the summary and the check run turn into words and links."""
     memo = sorted(memo, key=lambda m: (m.attempt, m.server_class, m.run_id))
-    entry["runs"] += [_remembered_run(m) for m in memo]
+    entry["runs"] = [*(_remembered_run(m) for m in memo), *entry["runs"]]
     entry["remembered"] = [{"attempt": m.attempt, "server_class": m.server_class,
                             "run_id": m.run_id, "check_run_url": m.check_run_url[:2048]}
                            for m in memo]
