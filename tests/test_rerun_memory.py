@@ -8,6 +8,7 @@ gate/records/pairing.py). GitHub is the HTTP double; the record round-trips any 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import json
 import re
@@ -115,6 +116,8 @@ def _memo(item: pairing.Loaded, attempt: int = 1) -> memory.Remembered:
                              pairing.result_digest(item), attempt, URL_1)
 
 
+GREEN_2 = [stamp(LOCAL, "pass", run_id="l2", fixture_sha256=SHA_X),
+           stamp(FREE, "pass", run_id="f2", fixture_sha256=SHA_X)]
 RED_1 = _loaded(stamp(LOCAL, "assert_fail", run_id="l1", fixture_sha256=SHA_X))[0]
 FREE_RED_1 = _loaded(stamp(FREE, "assert_fail", run_id="f1", fixture_sha256=SHA_X))[0]
 
@@ -187,6 +190,32 @@ def test_a_test_only_memory_names_is_decided_and_closed() -> None:
     assert here.entry["action"] == "accept_candidate"
 
 
+def test_two_remembered_reds_that_disagree_reject() -> None:
+    """Attempt 1 and attempt 2 were red in different ways (full re-runs both): as two
+    disagreeing conclusive stamps would, even when this attempt repeats one of them."""
+    other = _loaded(stamp(LOCAL, "assert_fail", run_id="l2", fixture_sha256="d" * 64))[0]
+    now = [stamp(LOCAL, "assert_fail", run_id="l3", fixture_sha256=SHA_X),
+           stamp(FREE, "pass", run_id="f3", fixture_sha256=SHA_X)]
+    entry = _decide(now, [_memo(RED_1), _memo(other, attempt=2)]).entry
+    assert entry["action"] == "reject_duplicate_stamps"
+    assert [m["attempt"] for m in entry["remembered"]] == [1, 2]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(test_id=HOSTILE)
+def test_a_hostile_remembered_test_id_gives_a_valid_report_and_is_carried_on(
+        test_id: str) -> None:
+    from gate.records import load
+
+    memo = memory.Remembered(test_id, LOCAL, "l1", "0" * 32, 1, URL_1)
+    decisions = pairing.decide_all(_loaded(*GREEN_2), [], 0, None, [memo])
+    report = pairing.build_report(decisions, 0)
+    load.check_report(report, "(report)")
+    carried = memory.build("42", 2, HEAD, pairing.memory_reds(decisions))
+    assert memory.decode(memory.encode(carried))["reds"] == [memo.red()]
+    assert report["decision"] == "closed"
+
+
 def test_memory_never_opens_a_door() -> None:
     """Memory only adds reds: a remembered red of the other class, or of an agreeing result,
     never turns a rejected test into an accepted one."""
@@ -242,7 +271,6 @@ def _s(server_class: str, outcome: str, run_id: str) -> dict[str, Any]:
     return stamp(server_class, outcome, run_id=run_id, fixture_sha256=SHA_X)
 
 
-GREEN_2 = [_s(LOCAL, "pass", "l2"), _s(FREE, "pass", "f2")]
 
 
 def _lists(double: GitHubDouble) -> int:
@@ -395,3 +423,19 @@ def test_a_listing_that_fails_otherwise_closes(tmp_path: Path, github_double: Gi
     code, report, _ = _attempt(tmp_path, github_double, 2, GREEN_2)
     assert code == 2 and report is None
     assert "cannot list the earlier attempts' gate check runs" in capsys.readouterr().out
+
+
+def test_a_listing_longer_than_its_pages_is_an_error(github_double: GitHubDouble) -> None:
+    for k in range(3):
+        _plant(github_double, f"42-{k + 1}-gate", "success", None)
+    settings_ = checks.Settings(token=WRITE_TOKEN, api_url=github_double.base_url,
+                                repository="acme/widgets", head_sha=HEAD)
+    assert len(checks.list_check_runs(settings_, 1).runs) == 3
+    listing = checks.list_check_runs(dataclasses.replace(settings_, name="agent-patch gate"), 1)
+    assert listing.error == "" and {r.external_id for r in listing.runs} == {
+        "42-1-gate", "42-2-gate", "42-3-gate"}
+    for k in range(3, 101):
+        _plant(github_double, f"42-{k + 1}-gate", "success", None)
+    listing = checks.list_check_runs(settings_, 1)
+    assert listing.error == "more than 100 check runs named 'agent-patch gate' on the commit"
+    assert github_double.invalid_requests() == []
