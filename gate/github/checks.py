@@ -27,6 +27,10 @@ Publishing, decided here:
   as on fork pull requests and Dependabot), 404, 422, exhausted retries, anything unexpected:
   :class:`PublishResult` with ``published=False`` and a one-line reason. Never an exception:
   the gate's decision (and exit status) comes from the report alone.
+* **Re-run memory.** ``Settings.memory`` (gate/records/memory.py) ends ``output.text`` as its
+  own paragraph, a hidden HTML comment, never cut (the text is cut to leave it room); the
+  error plan carries one too. :func:`list_check_runs` reads every attempt's check runs back
+  (gate/github/rerun.py decides what they mean).
 """
 
 from __future__ import annotations
