@@ -209,3 +209,23 @@ def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
 NO_STAMPS = ("no stamps found: no artifact matched the pattern gate-stamps-*. Most likely a "
              "stamp job failed before uploading (read its log / summary); otherwise check "
              "that the artifact-prefix input is the same in the stamp jobs and the gate job")
+
+
+CHECK_RUN_1 = "https://github.com/octo/props/runs/6"
+
+
+def rerun_memory() -> tuple[dict[str, Any], str]:
+    """Attempt 2 of run 42 after "Re-run all jobs": attempt 1's check run recorded a
+    local-pinned red that this attempt's (green) stamps do not repeat. The report, and this
+    attempt's hidden record (the red carried on)."""
+    from gate.records import memory
+
+    red = _loaded(_stamp("test_locale_round_trip", 41, LOCAL, "assert_fail", "l-loc-1",
+                         failure=FAILURE))[0]
+    remembered = [memory.Remembered(red.stamp["test_id"], LOCAL, "l-loc-1",
+                                    pairing.result_digest(red), 1, CHECK_RUN_1)]
+    loaded = _loaded(*[_stamp("test_locale_round_trip", 41, c, "pass", f"{c[0]}-loc-2")
+                       for c in (LOCAL, FREE)], *_green("test_sort_stable", 10))
+    decisions = pairing.decide_all(loaded, [], NOW, None, remembered)
+    record = memory.build("42", 2, HEAD, pairing.memory_reds(decisions))
+    return pairing.build_report(decisions, NOW, max_freeze_days=30), memory.encode(record)

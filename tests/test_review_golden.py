@@ -182,3 +182,30 @@ def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:
     expires = entry["allowlist"][0]["expires"]
     assert g.NOW < expires <= g.NOW + 30 * g.DAY and expires % g.DAY == 0
     assert policy.check(policy.from_record(filled(entry), "s"), g.NOW) == []
+
+
+def test_golden_rerun_memory_is_hidden_at_the_end_of_the_text() -> None:
+    """The re-run record ends the check run's text as its own HTML block (a comment: GitHub
+    renders nothing of it); without it the text is what it always was; the summary names the
+    earlier attempt and links its check run."""
+    import dataclasses
+    import re
+
+    from gate.records import memory
+
+    report, record = g.rerun_memory()
+    plan = checks.plan(report, dataclasses.replace(SETTINGS, memory=record))
+    before, _, tail = plan.text.rpartition("\n\n")
+    assert tail == record and re.fullmatch(
+        r"<!-- agent-patch-gate-memory:v1 [A-Za-z0-9+/=]+ -->", tail)
+    assert before == checks.plan(report, SETTINGS).text  # no other trace of it
+    assert before.count("```") % 2 == 0 and "<!--" not in before
+    assert "agent-patch-gate-memory" not in plan.summary + plan.title
+    assert memory.decode(plan.text)["reds"][0]["run_id"] == "l-loc-1"
+    assert (f"attempt 1 was red on local-pinned ([its check run]({g.CHECK_RUN_1}))"
+            in plan.summary)
+    check_golden("rerun-memory/check-summary.md", plan.summary + "\n")
+    check_golden("rerun-memory/check-text.md", plan.text + "\n")
+    check_golden("rerun-memory/summary.md", summary.render(report, view=g.VIEW))
+    check_golden("rerun-memory/annotations.json", json.dumps(
+        list(plan.annotations), indent=1, ensure_ascii=False) + "\n")

@@ -401,7 +401,7 @@ def foreign_run(settings: Settings, env: Mapping[str, str]) -> ForeignRun | None
 
 
 def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
-            now: int, issues: Any = None) -> list[Any]:
+            now: int, issues: Any = None, remembered: Any = ()) -> list[Any]:
     """Pair the downloaded stamps. From another run, a fork's local-pinned stamps are refused:
     a fork speaks for the free server it ran on, never for the runner the base repository
     controls; that class must come from this (trusted) run's own artifacts."""
@@ -411,7 +411,7 @@ def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
     if foreign is None:
         return pairing.decide_folder(Path(settings.stamps_dir), allowlist, now,
-                                     settings.artifact_prefix, issues)
+                                     settings.artifact_prefix, issues, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
         for item in theirs:
@@ -431,7 +431,15 @@ def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
     loaded = [*ours, *theirs]
     if not loaded:
         raise GateInputError(settings.stamps_dir, "--stamps", "no stamps (no *.json files) found")
-    return pairing.decide_all(loaded, allowlist, now, issues)
+    return pairing.decide_all(loaded, allowlist, now, issues, remembered)
+
+
+def _github_env(settings: Settings, env: Mapping[str, str],
+                foreign: ForeignRun | None) -> dict[str, str]:
+    github_env = {**env, "GITHUB_TOKEN": settings.token}
+    if foreign is not None:  # the check run belongs on the pull request's head, from the event
+        github_env["GITHUB_SHA"] = foreign.head_sha
+    return github_env
 
 
 def _gate(settings: Settings, env: Mapping[str, str]) -> int:
@@ -449,7 +457,14 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 "scopes and marker"))
         policy_path = None
     pol = policy.load(policy_path)
-    decisions = _decide(settings, foreign, pol.granting(now), now, pol.issue_of())
+    from gate.github import rerun
+
+    github_env = _github_env(settings, env, foreign)
+    memory = rerun.earlier_reds(github_env, settings.check_name)  # attempt > 1 only
+    for line in memory.notes:
+        print(workflow.log_line(line))
+    decisions = _decide(settings, foreign, pol.granting(now), now, pol.issue_of(),
+                        memory.remembered)
     built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
                                  halt_audit=_halt_section(settings, pol),
                                  max_freeze_days=pol.max_freeze_days)
@@ -459,13 +474,13 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     # The decision is made; what follows only shows it and never changes it.
     from gate.github import review
 
-    github_env = {**env, "GITHUB_TOKEN": settings.token}
-    if foreign is not None:  # the check run belongs on the pull request's head, from the event
-        github_env["GITHUB_SHA"] = foreign.head_sha
     view = publish.view_from_env(github_env, policy_path=settings.policy or None,
                                  artifact_prefix=settings.artifact_prefix,
                                  report_artifact=report_artifact(settings))
-    url, notes = publish.publish_report(built, github_env, name=settings.check_name, view=view)
+    url, notes = publish.publish_report(
+        built, github_env, name=settings.check_name, view=view,
+        memory=rerun.record_text(github_env, pairing.memory_reds(decisions)))
+    notes = [*memory.notes, *notes]
     if foreign is not None:
         notes = [foreign.note(), *notes]
     publish.write_summary(built, url, notes, None, github_env, view=view)
@@ -523,7 +538,10 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     github_env = {**env, "GITHUB_TOKEN": env.get("GATE_GITHUB_TOKEN", "").strip()}
     name = env.get("GATE_CHECK_NAME", "").strip() or "agent-patch gate"
     view = publish.view_from_env(github_env)
-    url, notes = publish.publish_error(what, github_env, name=name, view=view)
+    from gate.github import rerun
+
+    url, notes = publish.publish_error(what, github_env, name=name, view=view,
+                                       memory=rerun.record_text(github_env, [], decided=False))
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:
         import dataclasses

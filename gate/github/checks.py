@@ -27,6 +27,10 @@ Publishing, decided here:
   as on fork pull requests and Dependabot), 404, 422, exhausted retries, anything unexpected:
   :class:`PublishResult` with ``published=False`` and a one-line reason. Never an exception:
   the gate's decision (and exit status) comes from the report alone.
+* **Re-run memory.** ``Settings.memory`` (gate/records/memory.py) ends ``output.text`` as its
+  own paragraph, a hidden HTML comment, never cut (the text is cut to leave it room); the
+  error plan carries one too. :func:`list_check_runs` reads every attempt's check runs back
+  (gate/github/rerun.py decides what they mean).
 """
 
 from __future__ import annotations
@@ -73,6 +77,8 @@ class Settings:
     workspace: str | None = None  # $GITHUB_WORKSPACE, stripped from absolute locations
     fallback_path: str = workflow.FALLBACK_PATH
     view: review.View | None = None  # links in the output (blob URL, report artifact)
+    #: The hidden re-run memory record (gate/records/memory.py) ending output.text; "" none.
+    memory: str = ""
 
 
 PublishSettings = Settings
@@ -143,9 +149,23 @@ def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
                              unit="bytes")
 
 
+def with_memory(text: str, memory: str, max_bytes: int = OUTPUT_MAX_BYTES) -> str:
+    """``text`` (cut to leave room) and then the hidden re-run record as its own paragraph
+    (an HTML block that GitHub renders as nothing), never cut itself."""
+    if not memory:
+        return text
+    room = max_bytes - markdown.utf8_len(memory) - 2
+    body = markdown.truncate(text, max(0, room), unit="bytes")
+    return f"{body}\n\n{memory}" if body else memory
+
+
 def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
-               view: review.View | None = None) -> str:
-    """The receipt and halt-audit lines, then the accepted tests, within ``max_bytes``."""
+               view: review.View | None = None, memory: str = "") -> str:
+    """The receipt and halt-audit lines, then the accepted tests, within ``max_bytes``; then
+    the hidden re-run record, when given (:func:`with_memory`)."""
+    if memory:
+        room = max_bytes - markdown.utf8_len(memory) - 2
+        return with_memory(check_text(report, max(0, room), view), memory, max_bytes)
     view = _view(view)
     extra: list[str] = []
     receipt = report.get("receipt")
@@ -203,7 +223,7 @@ def plan(report: Mapping[str, Any], settings: Settings) -> Plan:
         conclusion=conclusion(report),
         title=title(report),
         summary=check_summary(report, view=settings.view),
-        text=check_text(report, view=settings.view),
+        text=check_text(report, view=settings.view, memory=settings.memory),
         annotations=tuple(check_annotations(report, settings.workspace, settings.fallback_path)),
     )
 
@@ -215,7 +235,7 @@ def error_plan(what: str, settings: Settings) -> Plan:
         title=markdown.truncate(markdown.one_line(f"could not decide: {what}"), 200),
         summary=markdown.truncate(summary.render_error(what, settings.view), OUTPUT_MAX_BYTES,
                                   unit="bytes"),
-        text="", annotations=())
+        text=with_memory("", settings.memory), annotations=())
 
 
 def publish_error(what: str, settings: Settings,
@@ -380,6 +400,74 @@ def _find(repo: Repository, settings: Settings) -> CheckRun | None:
         if run.external_id == settings.external_id:
             return run
     return None
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One check run as listed on the head SHA: what the re-run memory reads."""
+
+    id: int
+    html_url: str
+    external_id: str
+    status: str
+    conclusion: str | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Listing:
+    runs: tuple[Listed, ...] = ()
+    error: str = ""  # one line; empty when everything was listed
+    refused: bool = False  # HTTP 403 "Resource not accessible": the token has no checks access
+    status: int | None = None
+
+
+def list_check_runs(settings: Settings, max_pages: int = 10) -> Listing:
+    """Every check run named ``settings.name`` on the head SHA (``filter=all``: every attempt's,
+    not only the latest), at most ``max_pages`` pages of 100 (more is an error: the listing
+    would be incomplete). One ``GET .../commits/{sha}/check-runs`` per page; reads are retried
+    as in :func:`publish`. Never an exception: a failure is :class:`Listing` with ``error``."""
+    from github import Auth, Github
+    from github.CheckRun import CheckRun
+    from github.GithubException import GithubException
+    from github.PaginatedList import PaginatedList
+
+    if not settings.token:
+        return Listing(error="no token")
+    gh = Github(
+        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
+        retry=_retry(settings), timeout=settings.timeout, lazy=True,
+        seconds_between_requests=None, seconds_between_writes=None,
+    )
+    try:
+        repo = gh.get_repo(settings.repository)
+        runs = PaginatedList(
+            CheckRun, repo.requester, f"{repo.url}/commits/{settings.head_sha}/check-runs",
+            {"check_name": settings.name, "filter": "all", "per_page": 100},
+            list_item="check_runs",
+        )
+        found: list[Listed] = []
+        for index, run in enumerate(runs):
+            if index >= 100 * max_pages:
+                return Listing(tuple(found), error=f"more than {100 * max_pages} check runs "
+                                                   f"named {settings.name!r} on the commit")
+            output = run.output
+            found.append(Listed(int(run.id), str(run.html_url or ""), str(run.external_id or ""),
+                                str(run.status or ""), run.conclusion,
+                                output.text if output is not None else None))
+        return Listing(tuple(found))
+    except Exception as exc:  # sorted into a one-line reason
+        if isinstance(exc, GithubException):
+            message = _message(exc.data)
+            if exc.status == 403 and message.startswith("Resource not accessible"):
+                return Listing(error=_one_line(f"HTTP 403 {message}"), refused=True, status=403)
+        outcome = _classify(exc)
+        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+        status = exc.status if isinstance(exc, GithubException) else None
+        return Listing(error=_one_line(reason.replace("lacks checks: write", "cannot read "
+                                                      "check runs")), status=status)
+    finally:
+        gh.close()
 
 
 def _output(p: Plan, notes: Sequence[dict[str, Any]]) -> dict[str, Any]:

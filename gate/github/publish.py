@@ -190,7 +190,7 @@ def surface_not_written(variable: str, what: str, exc: Exception) -> None:
 
 def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | None = None,
                     max_retries: int = 3, backoff: float = 1.0, max_wait: float = 60.0,
-                    timeout: int = 15, view: Any = None) -> tuple[Any, str]:
+                    timeout: int = 15, view: Any = None, memory: str = "") -> tuple[Any, str]:
     """checks.Settings from the environment, or (None, what is missing)."""
     from gate.github import checks
 
@@ -217,14 +217,16 @@ def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | Non
         state_dir=Path(runner_temp) / "agent-patch-gate" if runner_temp else None,
         workspace=env.get("GITHUB_WORKSPACE") or None,
         view=view if view is not None else view_from_env(env),
+        memory=memory,
     ), ""
 
 
 def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: str,
                    external_id: str | None = None, max_retries: int = 3, backoff: float = 1.0,
                    max_wait: float = 60.0, timeout: int = 15,
-                   view: Any = None) -> tuple[str | None, list[str]]:
+                   view: Any = None, memory: str = "") -> tuple[str | None, list[str]]:
     """Publish the check run; without one, print why and the workflow-command annotations.
+    ``memory``: the hidden re-run record ending its text (gate/github/rerun.py).
 
     Returns the check run URL (None when not published) and the notes for the job summary.
     """
@@ -232,7 +234,8 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
     settings, missing = _check_settings(env, name=name, external_id=external_id,
                                         max_retries=max_retries, backoff=backoff,
-                                        max_wait=max_wait, timeout=timeout, view=view)
+                                        max_wait=max_wait, timeout=timeout, view=view,
+                                        memory=memory)
     if settings is None:
         result = checks.PublishResult(False, missing)
     else:
@@ -249,12 +252,12 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
 
 def publish_error(what: str, env: Mapping[str, str], *, name: str,
-                  view: Any = None) -> tuple[str | None, list[str]]:
+                  view: Any = None, memory: str = "") -> tuple[str | None, list[str]]:
     """A ``failure`` check run saying what went wrong (the gate could not decide)."""
     from gate.github import checks, workflow
 
     settings, missing = _check_settings(env, name=name, view=view, max_retries=2,
-                                        max_wait=10.0)
+                                        max_wait=10.0, memory=memory)
     result = (checks.publish_error(what, settings) if settings is not None
               else checks.PublishResult(False, missing))
     if result.published:

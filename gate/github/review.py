@@ -107,8 +107,50 @@ STUCK_WORDS = {
                    "compare",
 }
 
+#: What happened, for a pair that an earlier attempt's remembered red rejects (row 2m of
+#: gate/records/pairing.py), in place of ``WORDS["reject_duplicate_stamps"]``.
+REMEMBERED_WORDS = ("an earlier attempt of this workflow run was red, and this attempt's stamps "
+                    "do not repeat that red")
+
+
+def remembered(pair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The earlier attempts' reds a pair shows (one per attempt and class)."""
+    seen: set[tuple[object, object]] = set()
+    out = []
+    for memo in pair.get("remembered") or []:
+        if isinstance(memo, Mapping) and (memo.get("attempt"), memo.get("server_class")) \
+                not in seen:
+            seen.add((memo.get("attempt"), memo.get("server_class")))
+            out.append(memo)
+    return out
+
+
+def _fix_words(server_class: object) -> str:
+    return ("push a fix or freeze it via the allowlist" if server_class == FREE
+            else "push a fix (a local-pinned red is never frozen)")
+
+
+def remembered_lines(pair: Mapping[str, Any]) -> list[str]:
+    """Markdown: "attempt N was red on <class> (its check run); a full re-run does not hide a
+    red", one line per earlier attempt and class."""
+    return [f"**Next step:** attempt {int(m.get('attempt', 0))} was red on "
+            f"{markdown.inline(str(m.get('server_class', '')))} "
+            f"({markdown.link('its check run', str(m.get('check_run_url', '')))}); a full "
+            f"re-run does not hide a red: {_fix_words(m.get('server_class'))}."
+            for m in remembered(pair)]
+
+
+def remembered_plain(pair: Mapping[str, Any]) -> str:
+    """:func:`remembered_lines` as plain text (annotations), with the check runs' URLs."""
+    return " ".join(f"Attempt {m.get('attempt')} was red on {m.get('server_class')} (check run "
+                    f"{m.get('check_run_url')}); a full re-run does not hide a red: "
+                    f"{_fix_words(m.get('server_class'))}." for m in remembered(pair))
+
+
 def words(pair: Mapping[str, Any]) -> str:
     action = str(pair.get("action", ""))
+    if action == "reject_duplicate_stamps" and remembered(pair):
+        return REMEMBERED_WORDS
     if action == "reject_run_retry_new_id":
         kind = pair_stuck_kind(pair)
         if kind is not None:
@@ -119,7 +161,8 @@ def words(pair: Mapping[str, Any]) -> str:
 def words_md(pair: Mapping[str, Any]) -> str:
     """:func:`words` for Markdown: the fixed phrases are plain text; anything else escaped."""
     action = str(pair.get("action", ""))
-    return words(pair) if action in WORDS else markdown.inline(words(pair))
+    return words(pair) if action in WORDS or words(pair) == REMEMBERED_WORDS \
+        else markdown.inline(words(pair))
 
 
 def ordered_reds(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -204,10 +247,13 @@ def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
     return next((k for k in STUCK_WORDS if k in kinds), None)
 
 
-def _run_line(run: Mapping[str, Any]) -> str:
+def _run_line(run: Mapping[str, Any], attempt: int | None = None) -> str:
     outcome = str(run.get("outcome", ""))
     icon = "✅" if outcome == "pass" else "❌"
     text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
+    if attempt is not None:  # remembered from an earlier attempt's check run
+        text = f"{run.get('server_class', '')} (attempt {attempt}): " \
+               f"{OUTCOME_WORDS.get(outcome, outcome)}"
     if outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
         text = f"{run.get('server_class', '')}: no result ({outcome.replace('_', ' ')}); " \
                f"{_cause(run, False)}"
@@ -322,7 +368,15 @@ def _freeze_lines(pair: Mapping[str, Any], now: int, view: View) -> list[str]:
 
 
 def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
-    """The next step for a red pair, as Markdown lines."""
+    """The next step for a red pair, as Markdown lines (an earlier attempt's red first)."""
+    if remembered(pair):
+        if pair.get("action") == "reject_duplicate_stamps":
+            return remembered_lines(pair)
+        return [*remembered_lines(pair), "", *_next_step(pair, now, max_days, view)]
+    return _next_step(pair, now, max_days, view)
+
+
+def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
     action = str(pair.get("action", ""))
     policy = (f"the policy file {span(view.policy_path)}" if view.policy_path
               else "the policy file")
@@ -494,9 +548,12 @@ def _details(pair: Mapping[str, Any]) -> list[str]:
 
 def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
     status = str(pair.get("status", ""))
+    earlier = {str(m.get("run_id")): int(m.get("attempt", 0))
+               for m in pair.get("remembered") or [] if isinstance(m, Mapping)}
     out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
            "", f"**What happened:** {words_md(pair)}.", "",
-           f"Runs: {' · '.join(_run_line(r) for r in _runs(pair)[:4]) or 'none'}", ""]
+           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.get('run_id'))))
+                                  for r in _runs(pair)[:4]) or 'none'), ""]
     out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
@@ -505,7 +562,8 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
         if _failure(run):
             out += _hypothesis_line(run)
     silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
-              if r.get("outcome") == "assert_fail" and not _failure(r)]
+              if r.get("outcome") == "assert_fail" and not _failure(r)
+              and str(r.get("run_id")) not in earlier]
     if silent:
         who = markdown.inline(" and ".join(silent))
         one = len(silent) == 1
@@ -683,6 +741,8 @@ def log_lines(report: Mapping[str, Any]) -> list[str]:
         cause = ""
         if pair.get("action") == "reject_run_retry_new_id":
             cause = " " + plain_next_step(pair, int(report.get("now", 0)), 0)
+        elif remembered(pair):
+            cause = " " + remembered_plain(pair)
         out.append(workflow.log_line(
             f"gate: {pair.get('status')}: {pair.get('test_id', '')}: {pair.get('action', '')}"
             f" ({words(pair)}){cause}"))
@@ -708,6 +768,14 @@ def audit_log_lines(report: Mapping[str, Any]) -> list[str]:
 
 def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
     """A one-paragraph plain-text next step (for annotations)."""
+    if remembered(pair):
+        if pair.get("action") == "reject_duplicate_stamps":
+            return "Next step: " + remembered_plain(pair)
+        return f"{remembered_plain(pair)} {_plain_next_step(pair, now, max_days)}"
+    return _plain_next_step(pair, now, max_days)
+
+
+def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
     action = str(pair.get("action", ""))
     if action == "reject_not_allowlisted":
         until = suggested_expiry(now, max_days)

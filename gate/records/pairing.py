@@ -18,6 +18,12 @@ Deciding (pure, :func:`decide_test`), per test id, rows in order:
     class still holds conclusive (``pass`` or ``assert_fail``) stamps
     that disagree (outcome, fixture hash, sampler pin or card): never
     pick one, so a rerun never hides a red
+2m  an earlier attempt of this workflow run recorded a conclusive red   reject_duplicate_stamps
+    of the class in its check run (gate/records/memory.py: a full        (pairing)
+    re-run no longer lists that attempt's stamps) and the class now
+    holds no conclusive stamp that agrees with it (a green, another red,
+    or only discarded runs); a red remembered from a stamp that is still
+    listed (a partial re-run) is that stamp, counted once
 3   otherwise each class contributes one stamp — its latest conclusive  the stamp gate's action,
     one (agreeing repeats are one result seen again: a re-run job),     SPEC §3 rows 1-9 (stamp)
     or, when every run in it was discarded, its latest run (so the
@@ -53,6 +59,7 @@ from gate.errors import GateInputError
 from gate.records import forked, report
 from gate.records import load as records
 from gate.records.files import canonical_json
+from gate.records.memory import Remembered
 
 CONCLUSIVE = ("pass", "assert_fail")
 
@@ -68,6 +75,9 @@ class TestDecision:
     test_id: str
     entry: dict[str, Any]
     reruns: list[dict[str, Any]] = field(default_factory=list)
+    #: The conclusive reds behind this decision (this attempt's and the remembered ones), as
+    #: schemas/rerun-memory.schema.json entries: what this attempt's check run records.
+    reds: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def door_open(self) -> bool:
@@ -226,6 +236,45 @@ def _result(item: Loaded) -> str:
                            s["sample_card"], generator]).decode("utf-8")
 
 
+def result_digest(item: Loaded) -> str:
+    """:func:`_result` hashed (32 hex digits): what the re-run memory keeps of a red."""
+    import hashlib
+
+    return hashlib.sha256(_result(item).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _remembered_run(memo: Remembered) -> dict[str, Any]:
+    return {"run_id": memo.run_id, "server_class": memo.server_class, "outcome": "assert_fail",
+            "source": f"attempt {memo.attempt}'s gate check run {memo.check_run_url}"[:4096]}
+
+
+def _memory_entry(test_id: str, server_class: str, conclusive: Sequence[Loaded],
+                  memo: Sequence[Remembered], ordered: Sequence[Loaded]) -> dict[str, Any]:
+    """Row 2m: an earlier attempt's red that this attempt's stamps of the class do not repeat."""
+    first = min(memo, key=lambda m: (m.attempt, m.run_id))
+    now = (", ".join(f"{r.stamp['run_id']} {r.stamp['outcome']}" for r in conclusive)
+           or "no conclusive stamp")
+    fix = "push a fix" + (" or freeze it via the allowlist" if server_class == stamps.FREE
+                          else " (a local-pinned red is never frozen)")
+    entry = _pairing_entry(
+        test_id, "reject_duplicate_stamps", 2,
+        f"attempt {first.attempt} was red on {server_class} (check run {first.check_run_url}, "
+        f"run {first.run_id}); this attempt has {now} there: a full re-run does not hide a "
+        f"red: {fix}"[:4096], ordered)
+    return _with_memory(entry, memo)
+
+
+def _with_memory(entry: dict[str, Any], memo: Sequence[Remembered]) -> dict[str, Any]:
+    """The remembered reds shown in a pair: as runs, and (with their check runs) in
+    ``remembered``, which the summary and the check run turn into words and links."""
+    memo = sorted(memo, key=lambda m: (m.attempt, m.server_class, m.run_id))
+    entry["runs"] = [*(_remembered_run(m) for m in memo), *entry["runs"]]
+    entry["remembered"] = [{"attempt": m.attempt, "server_class": m.server_class,
+                            "run_id": m.run_id, "check_run_url": m.check_run_url[:2048]}
+                           for m in memo]
+    return entry
+
+
 def _pairing_entry(test_id: str, action: str, row: int, reason: str,
                    items: Sequence[Loaded]) -> dict[str, Any]:
     sha, path = report.pin_of([item.stamp for item in items])
@@ -258,8 +307,26 @@ def decide_test(
     allowlist: Sequence[stamps.AllowEntry],
     now: int,
     issues: Mapping[tuple[str, str], Any] | None = None,
+    remembered: Sequence[Remembered] = (),
 ) -> TestDecision:
-    """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``)."""
+    """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``) and the
+    reds earlier attempts remembered for it that are not among ``items`` (row 2m)."""
+    decision = _decide_test(test_id, items, allowlist, now, issues, remembered)
+    reds = [{"test_id": test_id, "server_class": i.stamp["server_class"],
+             "run_id": i.stamp["run_id"], "result": result_digest(i)}
+            for i in items if i.stamp["outcome"] == "assert_fail"]
+    reds += [m.red() for m in remembered]
+    return TestDecision(decision.test_id, decision.entry, decision.reruns, reds)
+
+
+def _decide_test(
+    test_id: str,
+    items: Sequence[Loaded],
+    allowlist: Sequence[stamps.AllowEntry],
+    now: int,
+    issues: Mapping[tuple[str, str], Any] | None,
+    remembered: Sequence[Remembered],
+) -> TestDecision:
     by_class: dict[str, list[Loaded]] = {c: [] for c in stamps.CLASSES}
     for item in items:
         by_class[item.stamp["server_class"]].append(item)
@@ -271,6 +338,8 @@ def decide_test(
     if missing:
         entry = _pairing_entry(test_id, "reject_missing_stamp", 1,
                                f"no {missing[0]} stamp: that class did not run", ordered)
+        if remembered:
+            entry = _with_memory(entry, remembered)
         return TestDecision(test_id, entry, reruns)
     chosen: list[Loaded] = []
     discarded = 0
@@ -285,6 +354,11 @@ def decide_test(
                 f"({', '.join(r.stamp['run_id'] + ' ' + r.stamp['outcome'] for r in conclusive)}"
                 "); never pick one",
                 ordered)
+            return TestDecision(test_id, entry, reruns)
+        memo = [m for m in remembered if m.server_class == server_class]
+        if memo and (not conclusive or len({m.result for m in memo}
+                                           | {result_digest(r) for r in conclusive}) > 1):
+            entry = _memory_entry(test_id, server_class, conclusive, memo, ordered)
             return TestDecision(test_id, entry, reruns)
         chosen.append(conclusive[-1] if conclusive else runs[-1])
         repeated += max(0, len(conclusive) - 1)
@@ -307,14 +381,44 @@ def decide_test(
     return TestDecision(test_id, entry, reruns)
 
 
+def not_listed(loaded: Sequence[Loaded], remembered: Sequence[Remembered]
+               ) -> list[Remembered]:
+    """The remembered reds that are not stamps listed now (after a partial re-run an earlier
+    attempt's stamps are still listed: its red is that stamp, counted once), without repeats.
+    A remembered run id whose listed stamp says something else is kept (it disagrees)."""
+    listed = {(i.stamp["run_id"], result_digest(i)) for i in loaded}
+    seen: set[tuple[str, str, str, str]] = set()
+    out: list[Remembered] = []
+    for memo in sorted(remembered, key=lambda m: (m.attempt, m.check_run_url, m.run_id)):
+        key = (memo.test_id, memo.server_class, memo.run_id, memo.result)
+        if (memo.run_id, memo.result) in listed or key in seen:
+            continue
+        seen.add(key)
+        out.append(memo)
+    return out
+
+
 def decide_all(
     loaded: Sequence[Loaded], allowlist: Sequence[stamps.AllowEntry], now: int,
     issues: Mapping[tuple[str, str], Any] | None = None,
+    remembered: Sequence[Remembered] = (),
 ) -> list[TestDecision]:
+    """Every test decided; ``remembered``: the reds earlier attempts' check runs recorded (a
+    test only they name is decided too: its stamps are missing now)."""
     groups: dict[str, list[Loaded]] = defaultdict(list)
     for item in loaded:
         groups[item.stamp["test_id"]].append(item)
-    return [decide_test(t, groups[t], allowlist, now, issues) for t in sorted(groups)]
+    memos: dict[str, list[Remembered]] = defaultdict(list)
+    for memo in not_listed(loaded, remembered):
+        memos[memo.test_id].append(memo)
+        groups.setdefault(memo.test_id, [])
+    return [decide_test(t, groups[t], allowlist, now, issues, memos.get(t, ()))
+            for t in sorted(groups)]
+
+
+def memory_reds(decisions: Sequence[TestDecision]) -> list[dict[str, str]]:
+    """Every conclusive red behind ``decisions``: what this attempt's check run records."""
+    return [red for d in decisions for red in d.reds]
 
 
 def build_report(decisions: Sequence[TestDecision], now: int, *,
@@ -338,9 +442,10 @@ def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: st
 
 def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int,
                   artifact_prefix: str | None = None,
-                  issues: Mapping[tuple[str, str], Any] | None = None) -> list[TestDecision]:
+                  issues: Mapping[tuple[str, str], Any] | None = None,
+                  remembered: Sequence[Remembered] = ()) -> list[TestDecision]:
     """Every test under ``directory`` decided; an empty folder is bad input."""
     loaded = collect(directory, artifact_prefix)
     if not loaded:
         raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
-    return decide_all(loaded, allowlist, now, issues)
+    return decide_all(loaded, allowlist, now, issues, remembered)

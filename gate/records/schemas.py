@@ -44,6 +44,7 @@ NAMES = (
     "manifest",
     "recorder-plan",
     "recorder-results",
+    "rerun-memory",
 )
 
 

@@ -1,0 +1,137 @@
+"""Re-runs: what a gate attempt remembers of the earlier attempts of its workflow run.
+
+After "Re-run all jobs" GitHub no longer lists the earlier attempts' stamp artifacts, so the
+stamps alone would let a full re-run hide a red. The gate's check runs stay on the commit: each
+one ends with a hidden record of the conclusive reds its attempt saw (gate/records/memory.py,
+written by :func:`record_text`), and on attempt N > 1 :func:`earlier_reds` reads the check runs
+of the same name on the same head SHA whose ``external_id`` is ``{run_id}-{k}-{job}`` for this
+run id and job and an earlier attempt ``k < N`` (any other run id, job, or a later attempt is
+ignored). Their reds join the pairing (gate/records/pairing.py, row 2m) where the stamps
+listed now do not hold them.
+
+Fail closed, only ever adding reds: memory never removes a red, so a forged check run can only
+close the gate. What cannot be read closes it (:class:`GateInputError`, one line naming the
+check run and the fix):
+
+* an earlier attempt's check run that did not conclude ``success`` (a success saw no
+  conclusive red: every test green in both classes) whose record is missing, garbled,
+  schema-invalid, names another run, attempt or commit, or is marked truncated;
+* a listing that failed (HTTP 401, 404, 5xx after retries, a dropped connection, more check
+  runs than :data:`MAX_PAGES` pages).
+
+Two cases are not closing, and say so in one line (log and job summary): no token (or no
+repository/commit to ask about), and HTTP 403 "Resource not accessible by integration" (a
+token without ``checks`` access, e.g. a workflow that grants no ``checks`` permission). Then
+no earlier attempt of this run could have published a check run either (``checks: write``
+implies ``checks: read``, and every attempt runs the same workflow file), so there is no record
+to lose; the decision is the stamps' alone, as before. Attempt 1 asks nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gate.errors import GateInputError
+from gate.records import memory
+from gate.records.memory import Remembered
+
+MAX_PAGES = 10
+_DIGITS = re.compile(r"[0-9]{1,20}")
+FIX = ("a re-run never drops an earlier attempt's red: push a new commit (the fix), whose "
+       "workflow run starts again at attempt 1")
+
+
+@dataclass(frozen=True)
+class Memory:
+    remembered: tuple[Remembered, ...] = ()
+    notes: tuple[str, ...] = ()  # one line each, for the log and the job summary
+
+
+def attempt_of(env: Mapping[str, str]) -> int:
+    raw = env.get("GITHUB_RUN_ATTEMPT", "").strip()
+    return int(raw) if _DIGITS.fullmatch(raw) and int(raw) > 0 else 1
+
+
+def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
+                decided: bool = True) -> str:
+    """This attempt's hidden record (empty outside a workflow run: nothing can re-run it)."""
+    from gate.github import publish
+
+    run_id = env.get("GITHUB_RUN_ID", "").strip()
+    sha = publish.head_sha(env)
+    if not _DIGITS.fullmatch(run_id) or sha is None:
+        return ""
+    record = memory.build(run_id, attempt_of(env), sha, reds if decided else [],
+                          decided=decided)
+    return memory.encode(record)
+
+
+def _problem(record: Mapping[str, object], run_id: str, attempt: int, sha: str) -> str | None:
+    if record["workflow_run_id"] != run_id or record["attempt"] != attempt:
+        return (f"its gate record names run {record['workflow_run_id']} attempt "
+                f"{record['attempt']}, not the run {run_id} attempt {attempt} of its external_id")
+    if record["head_sha"] != sha:
+        return f"its gate record names the commit {str(record['head_sha'])[:12]}, not this one"
+    if record["truncated"]:
+        return "its gate record is marked truncated (more reds than fit in a check run)"
+    return None
+
+
+def earlier_reds(env: Mapping[str, str], name: str) -> Memory:
+    """The reds the earlier attempts of this workflow run recorded (see the module doc)."""
+    attempt = attempt_of(env)
+    if attempt <= 1:
+        return Memory()
+    from gate.github import checks, publish
+
+    run_id = env.get("GITHUB_RUN_ID", "").strip()
+    job = env.get("GITHUB_JOB", "") or "job"
+    lead = f"gate: re-run attempt {attempt}: earlier attempts' gate check runs"
+    if not _DIGITS.fullmatch(run_id):
+        return Memory(notes=(f"{lead} not read: GITHUB_RUN_ID is not set",))
+    settings, missing = publish._check_settings(env, name=name, max_retries=3, max_wait=30.0)
+    if settings is None:
+        return Memory(notes=(f"{lead} not read ({missing}); without a token no earlier attempt "
+                             "published one either: the stamps listed now decide",))
+    listing = checks.list_check_runs(settings, MAX_PAGES)
+    if listing.refused:
+        return Memory(notes=(f"{lead} not read: the token has no checks access "
+                             f"({listing.error}); no earlier attempt could publish one either "
+                             "(checks: write implies checks: read): the stamps listed now "
+                             "decide",))
+    if listing.error:
+        raise GateInputError(
+            f"{settings.api_url.rstrip('/')}/repos/{settings.repository}/commits/"
+            f"{settings.head_sha}/check-runs", "check_runs",
+            f"attempt {attempt} cannot list the earlier attempts' gate check runs "
+            f"({listing.error}), so it cannot know their reds and stays closed; re-run it when "
+            "GitHub answers (the token needs checks: read, implied by checks: write)")
+    wanted = {f"{run_id}-{k}-{job}": k for k in range(1, attempt)}
+    found: list[Remembered] = []
+    read = 0
+    for run in sorted(listing.runs, key=lambda r: r.id):
+        k = wanted.get(run.external_id)
+        if k is None:
+            continue
+        read += 1
+        where = run.html_url or f"check run {run.id}"
+        try:
+            record = memory.decode(run.text)
+            why = _problem(record, run_id, k, settings.head_sha)
+        except memory.RecordProblem as exc:
+            if run.conclusion == "success":
+                continue  # a success saw no conclusive red: nothing to remember
+            why = exc.why
+        if why is not None:
+            raise GateInputError(where, "output.text",
+                                 f"attempt {k}'s gate check run concluded "
+                                 f"{run.conclusion or run.status or 'nothing'}, but {why}: the "
+                                 f"reds it saw cannot be carried over, so attempt {attempt} "
+                                 f"stays closed; {FIX}")
+        if record["decided"]:
+            found += memory.remembered(record, where)
+    note = (f"{lead}: {read} read, {len(found)} conclusive red"
+            f"{'s' if len(found) != 1 else ''} remembered (a full re-run does not hide a red)")
+    return Memory(tuple(found), (note,))
