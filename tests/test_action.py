@@ -354,6 +354,23 @@ def test_stamp_mode_records_a_run_and_names_the_artifact(
     assert parser["location"] == {"path": "gate/examples/tests/test_parser.py", "line": 67}
 
 
+def test_stamp_mode_reads_the_policy_input_as_the_gate_job_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """attrs trial: the stamp jobs read the default policy file while the input said "gate
+    mode"; a policy at another path was read by the gate job only. Both read the input's."""
+    policy = tmp_path / "ci" / "policy.yml"
+    policy.parent.mkdir()
+    policy.write_text("allowlist: []\nmax_freeze_day: 7\n")
+    env = _env(tmp_path, GATE_MODE="stamp", GATE_SERVER_CLASS=FREE,
+               GATE_MANIFEST=str(EXAMPLES / "manifest.yml"), GATE_ROOT=str(EXAMPLES),
+               GATE_JUNIT=str(EXAMPLES / "junit" / "free-server.xml"), GATE_EXIT_CODE="1",
+               GATE_POLICY=str(policy))
+    assert action.run(env, gate_main=cli.main) == 2
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert str(policy) in shown and "max_freeze_day" in shown, shown
+
+
 def test_stamp_mode_with_a_command_and_no_junit_applies_the_cards(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

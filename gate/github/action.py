@@ -225,6 +225,10 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
     argv = ["stamp", "--manifest", settings.manifest, "--root", settings.root,
             "--server-class", settings.server_class, "--out", str(out),
             "--run-id-prefix", f"{unique}-{settings.job}-{settings.run_attempt}"]
+    from gate.records.files import is_regular_file
+
+    if settings.policy and is_regular_file(Path(settings.policy)):
+        argv += ["--policy", settings.policy]  # the stamp jobs read the gate job's policy
     recorder = bool(settings.command.strip()) and not settings.junit
     if settings.junit:
         argv += ["--junit", settings.junit]
