@@ -539,9 +539,14 @@ def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where:
     Now the cards carry the profile's values and the plugin governs the tests, on CI or off."""
     (repo / "tests" / "conftest.py").write_text(PATIENCE)
     (repo / "tests" / "test_profiled.py").write_text(PROFILED)
+    (repo / "conftest.py").write_text("from tests.helpers import twice  # noqa\n")
     assert init("tests/test_profiled.py") == 0
-    cards = {p.test_id.split("::", 1)[1]: read_json(p.card)
-             for p in manifest.load(MANIFEST, Path("."))}
+    props = manifest.load(MANIFEST, Path("."))
+    # the conftest files pytest loads for the test (outermost first) and what they import
+    # are fixtures: the profile lives there
+    assert {tuple(f.as_posix() for f in p.fixtures) for p in props} == {
+        ("tests/test_profiled.py", "conftest.py", "tests/helpers.py", "tests/conftest.py")}
+    cards = {p.test_id.split("::", 1)[1]: read_json(p.card) for p in props}
     assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
             for k, c in cards.items()} == {
         "test_plain": {"cases": 100, "deadline_ms": 400, "suppress_health_check": ["too_slow"]},

@@ -94,9 +94,13 @@ def cmd_init(args: argparse.Namespace) -> int:
         location = adopt.relative_to_root(item.path, root, source, "location.path",
                                            "run gate init from the repository root or give "
                                            "--root")
-        fixtures = [location, *(adopt.relative_to_root(f, root, source, "fixtures", "")
-                                for f in adopt.module_files(item.path, collected.sys_path,
-                                                            root))]
+        fixture_files = [*adopt.module_files(item.path, collected.sys_path, root),
+                         *adopt.conftest_files(item.path, collected.sys_path, root)]
+        fixtures = [location]
+        for path in fixture_files:
+            shown = adopt.relative_to_root(path, root, source, "fixtures", "")
+            if shown not in fixtures:
+                fixtures.append(shown)
         card_path = cards / names[item.nodeid]
         card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source,
                               item.card_settings)

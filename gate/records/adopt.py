@@ -44,9 +44,9 @@ MANIFEST_HEADER = """\
 # is the repository root), never to this file's folder.
 #   test_id   the pytest node id; stamps, reports and the policy name the property by it
 #   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
-#   fixtures  the bytes the property checks: its test file and the project modules it
-#             imports (followed transitively). Add the data files it reads; a change to
-#             any of them is a new fixture.
+#   fixtures  the bytes the property checks: its test file, the conftest.py files pytest
+#             loads for it, and the project modules they import (followed transitively).
+#             Add the data files it reads; a change to any of them is a new fixture.
 #   junit     how the test is found in the JUnit report (and by the pytest plugin)
 #   location  where a red result is annotated (the test's file and line)
 """
@@ -182,6 +182,29 @@ def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Pa
                 unique.append(path)
                 queue.append(path)
     return unique[:_MODULE_LIMIT]
+
+
+def conftest_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Path]:
+    """The ``conftest.py`` files pytest loads for ``test_file`` (its folder and every folder
+    above it up to ``root``, the outermost first) and the project files they import: they
+    hold the fixtures and the settings profile the property runs with (attrs trial: a conftest
+    that loads a profile was no fixture, so changing it changed nothing the stamps compare)."""
+    from gate.records.files import is_regular_file
+
+    top = root.resolve()
+    folder = test_file.resolve().parent
+    chain: list[Path] = []
+    while True:
+        candidate = folder / "conftest.py"
+        if is_regular_file(candidate):
+            chain.append(candidate)
+        if folder == top or top not in folder.parents:
+            break
+        folder = folder.parent
+    found: list[Path] = []
+    for conftest in reversed(chain):
+        found += [conftest, *module_files(conftest, search, root)]
+    return found
 
 
 def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[str, str]:
