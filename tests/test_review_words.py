@@ -50,6 +50,19 @@ def test_unclassified_with_two_examples_says_they_differ_not_that_there_are_none
     assert "carry no falsifying example" in review.plain_next_step(pair, NOW, 30)
 
 
+def test_two_classes_to_re_run_are_two_paragraphs() -> None:
+    """attrs trial: "Next step (local-pinned): … Next step (free-server): …" rendered as one
+    paragraph (two consecutive Markdown lines)."""
+    runs = [{"run_id": r, "server_class": c, "outcome": "resource_exit", "note": "timeout"}
+            for r, c in (("l", "local-pinned"), ("f", "free-server"))]
+    pair = {"test_id": "t", "action": "reject_run_retry_new_id", "status": "rejected", "row": 4,
+            "runs": runs, "fixture_sha256": None, "failure_class": "harness_flake",
+            "freeze_allowed": False, "fixture_path": None}
+    block = "\n".join(review.red_block(pair, NOW, 30, review.View()))
+    assert "\n\n**Next step (free-server):**" in block, block
+    assert block.count("**Next step (") == 2
+
+
 def test_the_junit_route_summary_never_claims_a_property_miss() -> None:
     report = g.junit_route()
     (both,) = [p for p in report["pairs"] if p["action"] == "reject_stable_fail"]

@@ -455,7 +455,9 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
                 out.append(f"**Next step ({cls}):** cause: "
                            f"{markdown.inline(_cause(run), TEXT_CHARS)}. Re-run the {cls} "
                            "stamp job (it gets a new run id; the card stays the same).")
-        return out or ["**Next step:** re-run the stamp job of the class that did not finish."]
+        # one paragraph per class: consecutive lines would render as one (attrs trial)
+        return [line for n, step in enumerate(out) for line in ([""] if n else []) + [step]] or [
+            "**Next step:** re-run the stamp job of the class that did not finish."]
     if action == "reject_cross_class_pass":
         return ["**Next step:** the runner you control is red, so the failure is real: fix "
                 "the code or the property; a free-server green never closes it."
