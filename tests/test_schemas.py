@@ -209,3 +209,14 @@ def test_a_date_where_unix_seconds_are_expected_says_how_to_write_them() -> None
     assert "Unix seconds" in text and "`date -u -d 2026-12-31 +%s`" in text
     field, text = _refusal("sample-card", dict(MINIMAL["sample-card"], freeze_expires_at="soon"))
     assert field == "freeze_expires_at" and "Unix seconds" in text
+
+
+def test_a_misspelt_value_is_named_with_the_nearest_allowed_one() -> None:
+    """attrs trial: ``too-slow`` in a card listed the allowed values without the near one."""
+    card = dict(MINIMAL["sample-card"], suppress_health_check=["too-slow"])
+    field, text = _refusal("sample-card", card)
+    assert field == "suppress_health_check.0"
+    assert text.endswith("'too-slow' is not an allowed value: did you mean 'too_slow'?"), text
+    card = dict(MINIMAL["sample-card"], suppress_health_check=["zzzz"])
+    field, text = _refusal("sample-card", card)  # nothing near: the validator's own words
+    assert "'zzzz' is not one of" in text

@@ -408,6 +408,20 @@ def _unix_seconds(error: ValidationError) -> str | None:
             f"`date -u -d {example} +%s`")
 
 
+def _near_value(error: ValidationError) -> str | None:
+    """A string that is not one of the allowed values, with the nearest one (``too-slow`` for
+    ``too_slow`` in a card's ``suppress_health_check``)."""
+    where: Any = error.schema
+    if (error.validator != "enum" or not isinstance(error.instance, str)
+            or not isinstance(where, dict) or not isinstance(where.get("enum"), list)):
+        return None
+    allowed = [str(v) for v in where["enum"]]
+    close = difflib.get_close_matches(error.instance, allowed, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"{error.instance!r} is not an allowed value: did you mean {close[0]!r}?"
+
+
 def validate(name: str, instance: Any, source: str) -> None:
     """Raise GateInputError naming ``source`` and the field if ``instance`` fails ``name``."""
     found = errors(name, instance)
@@ -416,7 +430,8 @@ def validate(name: str, instance: Any, source: str) -> None:
         unknown = _unknown_key(best)
         if unknown is not None:
             raise GateInputError(source, *unknown)
-        raise GateInputError(source, field_of(best), _unix_seconds(best) or best.message)
+        raise GateInputError(source, field_of(best),
+                             _unix_seconds(best) or _near_value(best) or best.message)
 
 
 def is_valid(name: str, instance: Any) -> bool:
