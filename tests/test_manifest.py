@@ -90,6 +90,18 @@ def test_bad_manifests_are_refused(tmp_path: Path, change: Any, field: str) -> N
     assert caught.value.field == field
 
 
+def test_a_schema_error_in_an_entry_names_its_test(tmp_path: Path) -> None:
+    """attrs trial: "properties.0.fixture: unknown key" did not say which of 59 entries."""
+    record = {"version": 1, "properties": workspace(tmp_path)}
+    record["properties"][1]["fixture"] = record["properties"][1].pop("fixtures")
+    with pytest.raises(GateInputError) as caught:
+        manifest.load(write(tmp_path / "m.yml", record), tmp_path)
+    test_id = record["properties"][1]["test_id"]
+    assert caught.value.field == "properties.1.fixture"
+    assert caught.value.message == (f"unknown key 'fixture': did you mean 'fixtures'? (the entry "
+                                    f"of test {test_id!r})")
+
+
 def test_duplicate_test_ids_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entries = workspace(tmp_path)
     entries[1]["test_id"] = "a"

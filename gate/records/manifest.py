@@ -31,6 +31,7 @@ recorder route, ``gate init --add``, ``gate policy check --manifest``) goes thro
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -88,11 +89,29 @@ def check_card(test_id: str, card: Any, source: str, where: str, card_path: str)
                              "test id (fix the typo in one of them)")
 
 
+def _naming_the_test(exc: GateInputError, record: Any) -> GateInputError:
+    """A schema error inside ``properties.N`` also names that entry's test id, when it has a
+    readable one (an index alone does not say which of 59 entries to open)."""
+    found = re.match(r"properties\.([0-9]+)(?:\.|$)", exc.field)
+    entries = record.get("properties") if isinstance(record, dict) else None
+    if found is None or not isinstance(entries, list) or int(found.group(1)) >= len(entries):
+        return exc
+    entry = entries[int(found.group(1))]
+    test_id = entry.get("test_id") if isinstance(entry, dict) else None
+    if not isinstance(test_id, str) or not test_id:
+        return exc
+    return GateInputError(exc.source, exc.field,
+                          f"{exc.message} (the entry of test {test_id[:200]!r})")
+
+
 def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True
                 ) -> list[Property]:
     """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
     together with its cards (``gate init``): the cards do not exist yet."""
-    schemas.validate("manifest", record, source)
+    try:
+        schemas.validate("manifest", record, source)
+    except GateInputError as exc:
+        raise _naming_the_test(exc, record) from None
     found: list[Property] = []
     seen: dict[str, int] = {}
     for index, raw in enumerate(record["properties"]):
