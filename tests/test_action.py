@@ -535,6 +535,7 @@ def test_bad_input_publishes_a_failure_check_run_and_a_summary(
     if case == "broken-policy":
         (tmp_path / "policy.yml").write_text("allowlist: [{test_id: t}]\n", encoding="utf-8")
         env["GATE_POLICY"] = str(tmp_path / "policy.yml")
+        env["GITHUB_WORKSPACE"] = str(tmp_path)
     if case == "bad-setting":
         env["GATE_FAIL_ON_CLOSED"] = "perhaps"
     with pytest.raises(GateInputError):
@@ -553,6 +554,8 @@ def test_bad_input_publishes_a_failure_check_run_and_a_summary(
     assert summary.startswith("## ❌ agent-patch gate: could not decide")
     assert "**What went wrong:**" in summary and str(tmp_path / "stamps") not in summary
     assert _outputs(tmp_path / "output.txt")["decision"] == "closed"
+    if case == "broken-policy":  # the annotation sits on the file, as the stamp job's does
+        assert errors[0].startswith("::error file=policy.yml,"), errors[0]
 
 
 def test_bad_input_without_a_token_still_writes_the_summary(

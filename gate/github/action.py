@@ -537,7 +537,7 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     from gate.github import publish, summary, workflow
 
     what = bad_input_words(exc, env)
-    print(workflow.command(workflow.Annotation("error", what,
+    print(workflow.command(workflow.Annotation("error", what, file=_error_file(exc.source, env),
                                                title="agent-patch gate could not decide")))
     github_env = {**env, "GITHUB_TOKEN": env.get("GATE_GITHUB_TOKEN", "").strip()}
     name = env.get("GATE_CHECK_NAME", "").strip() or "agent-patch gate"
