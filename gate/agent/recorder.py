@@ -11,15 +11,20 @@ that has nothing but pytest and Hypothesis).
 
 Before the command runs, the gate (in its own environment) reads the manifest, cards,
 fixtures, samplers and policy exactly as the plugin does and writes a **plan**
-(``schemas/recorder-plan.schema.json``): per property its test id, JUnit selector and card.
+(``schemas/recorder-plan.schema.json``): which collected tests run (``tests``), and per
+property its test id, JUnit selector, card and the card's file (named in a conflict's fix).
 The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``:
 
 1. at configure, creates ``RESULTS.loaded`` (the gate refuses a run where it is missing: the
    recorder never loaded) and refuses a **second pytest session** in one command (the file
    exists already: a usage error in that session, and the gate refuses the run, exit 2);
-2. governs every gated test with :class:`Governor`, the same code the plugin uses (the card's
-   seed, ``max_examples``, no database, ...; a card conflict stops the session before any
-   test runs);
+2. with ``tests: gated`` (the default) deselects every collected test that no property
+   selects, after ``-k``/``-m`` (pytest reports them as deselected; an xdist worker does the
+   same and sends what it left out to the controller, so a property whose test was not
+   collected is decided among the same names as when every test runs); then governs every
+   gated test with :class:`Governor`, the same code the plugin uses (the card's seed,
+   ``max_examples``, no database, ...; a card conflict stops the session before any test
+   runs);
 3. folds every report into testcases with :class:`gate.agent.cases.Cases`, as the plugin does,
    and at the end of the session writes ``RESULTS`` (``schemas/recorder-results.schema.json``):
    the testcases, or the card conflicts.
