@@ -168,12 +168,15 @@ def test_four_lines_stay_four_lines_even_from_an_unchecked_pair() -> None:
 
 def test_gate_stamp_does_not_echo_test_ids_raw(tmp_path: Path) -> None:
     card = tmp_path / "card.json"
-    card.write_text(json.dumps({"property": "p", "cases": 1, "seed": 1}), encoding="utf-8")
+    # the card names the same test id (a mismatch is exit 2): the stamped line echoes it
+    card.write_text(json.dumps({"property": "::stop-commands::tok", "cases": 1, "seed": 1}),
+                    encoding="utf-8")
     fixtures = tmp_path / "fx.txt"
     fixtures.write_text("x", encoding="utf-8")
     result = run_cli("stamp", "--server-class", LOCAL, "--out", tmp_path / "out", "--card",
                      card, "--test-id", "::stop-commands::tok", "--fixtures", fixtures,
                      "--root", tmp_path, "--exit-code", 0, "--body-bytes", 10)
+    assert result.code == 0, result.err
     _no_command_lines(result.out + result.err)
 
 

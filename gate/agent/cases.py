@@ -155,6 +155,10 @@ class Collected:
     deselected: set[tuple[str, str]] = field(default_factory=set)
     #: the names of the files that failed to collect (as JUnit names them), in order
     failed: list[str] = field(default_factory=list)
+    #: the tests the recorder deselected because no property selects them (``tests: gated``;
+    #: under xdist, what the workers deselected): they would have run, so a selector typo's
+    #: nearest names come from them too, as when the whole suite ran
+    ungated: set[tuple[str, str]] = field(default_factory=set)
 
     def seen(self, classname: str | None, name: str) -> str:
         """What was seen before the run of a selector that matched no testcase
@@ -173,13 +177,15 @@ class Collected:
         return {"selected": None if self.selected is None else sorted(
                     [list(k) for k in self.selected]),
                 "deselected": sorted([list(k) for k in self.deselected]),
+                "ungated": sorted([list(k) for k in self.ungated]),
                 "failed": list(self.failed)}
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Collected:
         selected = record["selected"]
         return cls(None if selected is None else {(c, n) for c, n in selected},
-                   {(c, n) for c, n in record["deselected"]}, list(record["failed"]))
+                   {(c, n) for c, n in record["deselected"]}, list(record["failed"]),
+                   {(c, n) for c, n in record["ungated"]})
 
 
 def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
@@ -193,7 +199,9 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
     (it found and replayed an input on which the call raises): ``assert_fail``. A selector
     that matches no testcase is decided by :func:`gate.decide.outcome.not_matched` with what
     ``collected`` saw, and may raise :class:`gate.decide.outcome.SelectorTypo` (the caller
-    names the manifest entry).
+    names the manifest entry); the names it looks among are the testcases' and the tests the
+    recorder left out as ungated (``collected.ungated``), so running only the gated tests
+    decides a missing test as running them all would.
     """
     from gate.decide import outcome
 
@@ -212,7 +220,7 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
     decided = outcome.from_junit(
         proc, timeout_codes, report_found=True, matches=[c.status for c in matches],
         report_has_red=has_red, classname=classname, name=name,
-        names=[c.key for c in cases],
+        names=[c.key for c in cases] + sorted(collected.ungated if collected else ()),
         seen=collected.seen(classname, name) if collected else outcome.SEEN_UNKNOWN,
         hypothesis_errors=outcome.hypothesis_errors(raised),
         collection_errors=collected.failed if collected else ())

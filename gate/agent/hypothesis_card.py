@@ -424,8 +424,9 @@ _MISSING = object()
 
 
 def _card_name(prepared: Any) -> str | None:
-    """The card file the manifest entry names (relative to the root when it lies under it);
-    None when the caller does not carry it (the recorder's plan holds the card, not its path)."""
+    """The card file the manifest entry names (relative to the root when it lies under it; the
+    recorder's plan carries it already relative to the repository, with no root); None when
+    the caller does not carry it."""
     import os
 
     path = getattr(getattr(prepared, "prop", None), "card", None)

@@ -11,15 +11,20 @@ that has nothing but pytest and Hypothesis).
 
 Before the command runs, the gate (in its own environment) reads the manifest, cards,
 fixtures, samplers and policy exactly as the plugin does and writes a **plan**
-(``schemas/recorder-plan.schema.json``): per property its test id, JUnit selector and card.
+(``schemas/recorder-plan.schema.json``): which collected tests run (``tests``), and per
+property its test id, JUnit selector, card and the card's file (named in a conflict's fix).
 The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``:
 
 1. at configure, creates ``RESULTS.loaded`` (the gate refuses a run where it is missing: the
    recorder never loaded) and refuses a **second pytest session** in one command (the file
    exists already: a usage error in that session, and the gate refuses the run, exit 2);
-2. governs every gated test with :class:`Governor`, the same code the plugin uses (the card's
-   seed, ``max_examples``, no database, ...; a card conflict stops the session before any
-   test runs);
+2. with ``tests: gated`` (the default) deselects every collected test that no property
+   selects, after ``-k``/``-m`` (pytest reports them as deselected; an xdist worker does the
+   same and sends what it left out to the controller, so a property whose test was not
+   collected is decided among the same names as when every test runs); then governs every
+   gated test with :class:`Governor`, the same code the plugin uses (the card's seed,
+   ``max_examples``, no database, ...; a card conflict stops the session before any test
+   runs);
 3. folds every report into testcases with :class:`gate.agent.cases.Cases`, as the plugin does,
    and at the end of the session writes ``RESULTS`` (``schemas/recorder-results.schema.json``):
    the testcases, or the card conflicts.
@@ -76,6 +81,15 @@ class Governor:
         self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
         self.refused: list[str] = []  # the card conflicts: no stamps
         self.refused_tests = 0  # the gated tests they refuse
+        self.by_name: dict[str, list[Any]] = {}  # a selector's JUnit name -> its properties
+        for p in props:
+            self.by_name.setdefault(p.prop.junit_name, []).append(p)
+
+    def selecting(self, item: pytest.Item) -> list[Any]:
+        """The properties whose JUnit selector matches ``item`` (as :func:`lookup` matches)."""
+        key = junit_key(item.nodeid)
+        return [p for p in self.by_name.get(key[1], ())
+                if lookup([Case(key)], p.prop.junit_classname, p.prop.junit_name)]
 
     @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run
     def pytest_collection_modifyitems(self, session: pytest.Session,
@@ -86,9 +100,7 @@ class Governor:
         shared: dict[str, list[str]] = {}  # a profile's clause -> the tests it alone refuses
         refused = 0
         for item in items:
-            key = junit_key(item.nodeid)
-            props = [p for p in self.props
-                     if lookup([Case(key)], p.prop.junit_classname, p.prop.junit_name)]
+            props = self.selecting(item)
             if not props:
                 continue
             try:
@@ -176,7 +188,8 @@ class Folder:
             self.collected.failed.append(junit_key(report.nodeid)[1])
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
-        self.collected.deselected.update(junit_key(item.nodeid) for item in items)
+        keys = (junit_key(item.nodeid) for item in items)  # the recorder's own: kept apart
+        self.collected.deselected.update(k for k in keys if k not in self.collected.ungated)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected.selected = {junit_key(item.nodeid) for item in session.items}
@@ -192,6 +205,7 @@ class Folder:
         if refused and not self.worker_refused:  # every worker collects, and refuses, alike
             self.worker_refused.extend(str(p) for p in refused)
             self.worker_refused_tests = int(output.get("gate_refused_tests", len(refused)))
+        self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
 
 
 # --- the recorder plugin (loaded with -p gate.agent.recorder) ----------------------------------
@@ -202,6 +216,8 @@ class PlanProp:
     test_id: str
     junit_classname: str | None
     junit_name: str
+    #: The card's file, relative to the repository (named in a card conflict's fix).
+    card: str
 
 
 @dataclass(frozen=True)
@@ -210,14 +226,22 @@ class PlanItem:
     card: dict[str, Any]
 
 
-def read_plan(path: str) -> list[PlanItem]:
+@dataclass(frozen=True)
+class Plan:
+    #: ``gated``: deselect every collected test no property selects; ``all``: run them all.
+    tests: str
+    items: list[PlanItem]
+
+
+def read_plan(path: str) -> Plan:
     """The plan the gate wrote and validated; here only its shape is trusted."""
     with open(path, encoding="utf-8") as handle:
         plan = json.load(handle)
     if not isinstance(plan, dict) or plan.get("schema") != PLAN_SCHEMA:
         raise pytest.UsageError(f"gate: error: {path}: not a {PLAN_SCHEMA} plan")
-    return [PlanItem(PlanProp(p["test_id"], p["junit"]["classname"], p["junit"]["name"]),
-                     dict(p["card"])) for p in plan["properties"]]
+    return Plan(str(plan["tests"]), [
+        PlanItem(PlanProp(p["test_id"], p["junit"]["classname"], p["junit"]["name"],
+                          p["card_path"]), dict(p["card"])) for p in plan["properties"]])
 
 
 def _write_atomic(path: str, record: dict[str, Any]) -> None:
@@ -231,11 +255,34 @@ def _write_atomic(path: str, record: dict[str, Any]) -> None:
 
 
 class Recorder(Governor, Folder):
-    def __init__(self, props: Sequence[PlanItem], results: str, worker: bool) -> None:
-        Governor.__init__(self, props)
+    def __init__(self, plan: Plan, results: str, worker: bool) -> None:
+        Governor.__init__(self, plan.items)
         Folder.__init__(self)
+        self.only_gated = plan.tests == "gated"
         self.results = results
         self.worker = worker
+
+    @pytest.hookimpl(trylast=True)  # after -k/-m: they narrow what runs further
+    def pytest_collection_modifyitems(self, session: pytest.Session,
+                                      items: list[pytest.Item]) -> None:
+        """``tests: gated``: deselect every collected test that no property selects (in an
+        xdist worker too: each collects, and runs, on its own), then govern the gated ones.
+        A property whose test was not collected is still found missing among the tests that
+        would have run (:attr:`Collected.ungated`, sent by the workers to the controller)."""
+        if self.only_gated:
+            config = session.config
+            kept: list[pytest.Item] = []
+            dropped: list[pytest.Item] = []
+            for item in items:
+                (kept if self.selecting(item) else dropped).append(item)
+            if dropped:
+                self.collected.ungated.update(junit_key(item.nodeid) for item in dropped)
+                items[:] = kept
+                config.hook.pytest_deselected(items=dropped)
+                output = getattr(config, "workeroutput", None)
+                if output is not None:  # an xdist worker: the controller collects nothing
+                    output["gate_ungated"] = sorted([list(k) for k in self.collected.ungated])
+        Governor.pytest_collection_modifyitems(self, session, items)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:

@@ -405,6 +405,8 @@ class Request:
     manifest: str | None = None
     #: The command runs pytest: load the gate's recorder into it (no JUnit report).
     pytest_recorder: bool = False
+    #: With ``pytest_recorder``: which collected tests run (one of :data:`TESTS`).
+    tests: str = "gated"
 
 
 def selector_place(request: Request, index: int) -> tuple[str, str]:
@@ -530,6 +532,9 @@ def _write_all(targets: Sequence[Path], built: Sequence[dict[str, Any]]
 # --- the recorder route: the gate's recorder inside the user's pytest ---------------------------
 
 RECORDER_SOURCE = "pytest-recorder"
+#: Which collected tests the recorder runs (``gate stamp --tests``, the action's ``tests``):
+#: only those a manifest property selects (the default), or every one.
+TESTS = ("gated", "all")
 #: What to do when the recorder did not load, for the one-line error.
 RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must run pytest "
                 "with the environment it was given (PYTEST_ADDOPTS carries -p "
@@ -538,16 +543,24 @@ RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must 
                 "os.environ), or stamp through JUnit with the junit input")
 
 
-def recorder_plan(prepared: Sequence[Prepared]) -> dict[str, Any]:
-    """The plan the recorder governs by (``schemas/recorder-plan.schema.json``), validated."""
+def card_file(prepared: Prepared) -> str:
+    """The property's card file as a message names it: relative to the repository (the
+    stamping root outside any repository; as given when outside that too)."""
+    repo = repository_root(prepared.root)
+    return _posix(prepared.prop.card, repo if repo is not None else prepared.root)
+
+
+def recorder_plan(prepared: Sequence[Prepared], tests: str = "gated") -> dict[str, Any]:
+    """The plan the recorder governs by (``schemas/recorder-plan.schema.json``), validated.
+    ``tests``: one of :data:`TESTS` (which collected tests run)."""
     from gate.agent.cases import PLAN_SCHEMA
     from gate.records import schemas
 
-    plan = {"schema": PLAN_SCHEMA, "gate_version": __version__,
+    plan = {"schema": PLAN_SCHEMA, "gate_version": __version__, "tests": tests,
             "properties": [{"test_id": p.prop.test_id,
                             "junit": {"classname": p.prop.junit_classname,
                                       "name": p.prop.junit_name},
-                            "card": p.card} for p in prepared]}
+                            "card": p.card, "card_path": card_file(p)} for p in prepared]}
     schemas.validate("recorder-plan", plan, "the recorder plan")
     return plan
 
@@ -606,7 +619,7 @@ def _recorder_run(request: Request, prepared: Sequence[Prepared], stdout: IO[byt
     import tempfile
 
     assert request.command is not None
-    plan = recorder_plan(prepared)
+    plan = recorder_plan(prepared, request.tests)
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
     try:
         plan_path, results = private / "plan.json", private / "results.json"

@@ -183,6 +183,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    help="with --manifest and -- COMMAND (no --junit): the command runs pytest; "
                    "the gate loads its recorder into it (PYTEST_ADDOPTS, PYTHONPATH), which "
                    "applies the sample cards and reports each test")
+    p.add_argument("--tests", metavar="gated|all",
+                   help="with --pytest: run only the tests the manifest gates (gated, the "
+                   "default: the recorder deselects the others) or every collected test (all)")
     p.add_argument("--junit-name", metavar="NAME", help="testcase name (default: the test id)")
     p.add_argument("--junit-classname", metavar="CLASS", help="testcase classname")
     p.add_argument("--policy", metavar="FILE", help=f"timeout exit codes; default: "

@@ -38,6 +38,12 @@ def cmd_stamp(args: argparse.Namespace) -> int:
     if args.assertion_failed and args.junit:
         raise _stamp_usage("--assertion-failed", "not with --junit: the report says which "
                            "assertion failed")
+    tests = args.tests if args.tests is not None else "gated"
+    if tests not in stamping.TESTS:
+        raise _stamp_usage("--tests", f"must be gated or all, not {tests!r}")
+    if args.tests is not None and not args.pytest:
+        raise _stamp_usage("--tests", "only with --pytest (the recorder selects what runs; "
+                           "with --junit the command runs what it names)")
     root = Path(args.root)
     if args.manifest is not None:
         for flag, value in (("--card", args.card), ("--test-id", args.test_id),
@@ -70,6 +76,10 @@ def cmd_stamp(args: argparse.Namespace) -> int:
             junit_name=args.junit_name or args.test_id, location=None)]
         if args.pytest:
             raise _stamp_usage("--pytest", "only with --manifest")
+        from gate.records.load import load_card
+
+        manifest.check_card(args.test_id, load_card(Path(args.card)), args.card, "property",
+                            args.card, given="--test-id")
         run_ids = [args.run_id or stamping.new_run_id()]
     pol = policy.load(policy_path(args))
     recorded = None
@@ -81,7 +91,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         junit_path=Path(args.junit) if args.junit else None,
         store=Path(args.store) if args.store else None, command=command,
         timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
-        manifest=args.manifest, pytest_recorder=args.pytest)
+        manifest=args.manifest, pytest_recorder=args.pytest, tests=tests)
     written = stamping.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])

@@ -6,8 +6,9 @@ module reads them once into a frozen :class:`Settings`, then does one mode's wor
 * ``stamp``: run (or record) the test run and write one stamp per manifest property into a
   fresh folder, and name the artifact the next step uploads. With ``command`` and no
   ``junit`` the command runs pytest and the gate's recorder applies the sample cards in it
-  (``gate stamp --pytest``); with ``junit`` or ``exit-code`` the cards are only hashed (one
-  notice line says so).
+  (``gate stamp --pytest``), running only the tests the manifest gates unless ``tests`` is
+  ``all``; with ``junit`` or ``exit-code`` the cards are only hashed (one notice line says
+  so) and the command runs what it names.
 * ``gate``: classify every downloaded stamp (with ``run-id``: another run's, see
   :func:`foreign_run`), optionally verify a receipt and audit a halt ledger,
   write the JSON report, publish the check run (degrading to workflow-command annotations
@@ -92,6 +93,8 @@ class Settings:
     # the receipt's attempt folder (gate receipt bootstrap --attempt-id A --dir D)
     receipt_dir: str = ""
     attempt_id: str = ""
+    # stamp mode on the recorder route: run only the gated tests, or every collected one
+    tests: str = "gated"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -106,6 +109,9 @@ class Settings:
         if comment not in ("off", "on-red", "always"):
             raise GateInputError("comment", "(input)",
                                  f"must be off, on-red or always, not {comment!r}")
+        tests = env.get("GATE_TESTS", "").strip().lower() or "gated"
+        if tests not in ("gated", "all"):
+            raise GateInputError("tests", "(input)", f"must be gated or all, not {tests!r}")
         runner_temp = env.get("RUNNER_TEMP", "").strip()
         if not runner_temp:
             raise GateInputError("RUNNER_TEMP", "(env)", "not set: run this inside a job")
@@ -141,6 +147,7 @@ class Settings:
             trusted_dir=env.get("GATE_TRUSTED_STAMPS_DIR", "").strip(),
             receipt_dir=env.get("GATE_RECEIPT_DIR", "").strip(),
             attempt_id=env.get("GATE_ATTEMPT_ID", "").strip(),
+            tests=tests,
         )
 
     @property
@@ -233,7 +240,8 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
     if settings.junit:
         argv += ["--junit", settings.junit]
     elif recorder:
-        argv += ["--pytest"]  # the command runs pytest: the recorder applies the cards
+        # the command runs pytest: the recorder applies the cards (and runs the gated tests)
+        argv += ["--pytest", "--tests", settings.tests]
     if settings.command.strip():
         if settings.exit_code is not None:
             raise GateInputError("exit-code", "(input)", "give command or exit-code, not both")

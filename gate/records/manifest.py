@@ -79,13 +79,15 @@ def _existing(root: Path, value: str, source: str, where: str, test_id: str,
     return path
 
 
-def check_card(test_id: str, card: Any, source: str, where: str, card_path: str) -> None:
-    """Bad input unless the card's ``property`` is the manifest entry's ``test_id``."""
+def check_card(test_id: str, card: Any, source: str, field: str, card_path: str, *,
+               given: str = "test_id") -> None:
+    """Bad input (``source``, ``field``) unless the card's ``property`` is the ``test_id``
+    that ``given`` names: a manifest entry's ``test_id``, or ``gate stamp --test-id``."""
     named = card.get("property") if isinstance(card, dict) else None
     if named != test_id:
-        raise GateInputError(source, f"{where}.test_id",
+        raise GateInputError(source, field,
                              f"{test_id!r} differs from the card's property {named!r} "
-                             f"({card_path}); make test_id and the card's property the same "
+                             f"({card_path}); make {given} and the card's property the same "
                              "test id (fix the typo in one of them)")
 
 
@@ -134,7 +136,7 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
                                      "root")
         card_path = _existing(root, raw["card"], source, f"{where}.card", test_id, check_paths)
         if check_paths:
-            check_card(test_id, load_card(card_path), source, where, raw["card"])
+            check_card(test_id, load_card(card_path), source, f"{where}.test_id", raw["card"])
         found.append(Property(
             test_id=test_id,
             card=card_path,
