@@ -427,18 +427,13 @@ def list_check_runs(settings: Settings, max_pages: int = 10) -> Listing:
     not only the latest), at most ``max_pages`` pages of 100 (more is an error: the listing
     would be incomplete). One ``GET .../commits/{sha}/check-runs`` per page; reads are retried
     as in :func:`publish`. Never an exception: a failure is :class:`Listing` with ``error``."""
-    from github import Auth, Github
     from github.CheckRun import CheckRun
     from github.GithubException import GithubException
     from github.PaginatedList import PaginatedList
 
     if not settings.token:
         return Listing(error="no token")
-    gh = Github(
-        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
-        retry=_retry(settings), timeout=settings.timeout, lazy=True,
-        seconds_between_requests=None, seconds_between_writes=None,
-    )
+    gh = _client(settings)
     try:
         repo = gh.get_repo(settings.repository)
         runs = PaginatedList(
@@ -496,16 +491,10 @@ def publish(report: Mapping[str, Any], settings: Settings,
 
 
 def _publish(p: Plan, settings: Settings, sleep: Callable[[float], None]) -> PublishResult:
-    from github import Auth, Github
-
     total = len(p.annotations)
     if not settings.token:
         return PublishResult(False, "no token", annotations_total=total)
-    gh = Github(
-        base_url=settings.api_url.rstrip("/"), auth=Auth.Token(settings.token),
-        retry=_retry(settings), timeout=settings.timeout, lazy=True,
-        seconds_between_requests=None, seconds_between_writes=None,
-    )
+    gh = _client(settings)
     try:
         repo = gh.get_repo(settings.repository)
         marker = _marker(settings)
