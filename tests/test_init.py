@@ -391,6 +391,17 @@ PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
 GATE = (sys.executable, "-m", "gate")
 
 
+def plugin_run(repo: Path, test_file: str) -> subprocess.CompletedProcess[str]:
+    """The pytest plugin on ``test_file`` with the manifest gate init wrote (local-pinned)."""
+    return run(*PYTEST, test_file, "--gate-stamps", "stamps", "--gate-server-class",
+               "local-pinned", "--gate-manifest", str(MANIFEST), cwd=repo)
+
+
+def assert_stamps_written(done: subprocess.CompletedProcess[str], count: int) -> None:
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"gate: {count} stamp{'' if count == 1 else 's'} written" in done.stdout
+
+
 def stamps_of(folder: Path) -> dict[str, dict[str, Any]]:
     return {s["test_id"]: s for s in (read_json(p) for p in folder.glob("*.json"))}
 
@@ -483,11 +494,7 @@ def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path, whe
         "test_no_deadline": {"cases": 100, "deadline_ms": None,
                              "suppress_health_check": ["filter_too_much", "too_slow"]},
         "test_cases_only": {"cases": 4}}
-    done = run(*PYTEST, "tests/test_own.py", "--gate-stamps", "stamps",
-               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
-               cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "gate: 3 stamps written" in done.stdout
+    assert_stamps_written(plugin_run(repo, "tests/test_own.py"), 3)
 
 
 PATIENCE = """\
@@ -556,11 +563,7 @@ def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where:
                                            "suppress_health_check": ["too_slow"]},
         # TestCase.settings keeps Hypothesis's stateful defaults (no deadline, checks off)
         "MachineTests::runTest": {"cases": 100}}
-    done = run(*PYTEST, "tests/test_profiled.py", "--gate-stamps", "stamps",
-               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
-               cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "gate: 4 stamps written" in done.stdout
+    assert_stamps_written(plugin_run(repo, "tests/test_profiled.py"), 4)
 
 
 def test_cards_without_the_profiles_values_are_refused_once_with_the_values_and_the_fix(
@@ -570,9 +573,7 @@ def test_cards_without_the_profiles_values_are_refused_once_with_the_values_and_
     (repo / "tests" / "test_profiled.py").write_text(PROFILED)
     assert init("tests/test_profiled.py") == 0  # no profile yet: cards without its values
     (repo / "tests" / "conftest.py").write_text(PATIENCE)
-    done = run(*PYTEST, "tests/test_profiled.py", "--gate-stamps", "stamps",
-               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
-               cwd=repo)
+    done = plugin_run(repo, "tests/test_profiled.py")
     assert done.returncode == 2, done.stdout + done.stderr
     shown = done.stdout + done.stderr
     clause = ("settings profile 'patience' sets deadline=400 ms, suppress_health_check="
@@ -642,11 +643,7 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
     # runTest is Hypothesis's code: no line of the test file would be right, so none is given
     assert prop.location == {"path": "tests/test_machine.py"}
     # and the plugin governs the machine with that card, on CI as off it
-    done = run(*PYTEST, "tests/test_machine.py", "--gate-stamps", "stamps",
-               "--gate-server-class", "local-pinned", "--gate-manifest", str(MANIFEST),
-               cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "gate: 1 stamp written" in done.stdout
+    assert_stamps_written(plugin_run(repo, "tests/test_machine.py"), 1)
 
 
 def test_a_failed_write_removes_what_this_run_wrote(
