@@ -236,6 +236,9 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
 
     if settings.policy and is_regular_file(Path(settings.policy)):
         argv += ["--policy", settings.policy]  # the stamp jobs read the gate job's policy
+    elif settings.policy:
+        print(workflow.log_line(f"agent-patch gate: no policy file at {settings.policy:.200}: "
+                                "the stamps use the default timeout codes"))
     recorder = bool(settings.command.strip()) and not settings.junit
     if settings.junit:
         argv += ["--junit", settings.junit]
@@ -477,11 +480,15 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         print(workflow.log_line(line))
     decisions = _decide(settings, foreign, pol.granting(now), now, pol.issue_of(),
                         memory.remembered)
-    built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
-                                 halt_audit=_halt_section(settings, pol),
-                                 max_freeze_days=pol.max_freeze_days)
+    reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
-    records.write_report(report_path, built)
+    try:
+        built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
+                                     halt_audit=_halt_section(settings, pol),
+                                     max_freeze_days=pol.max_freeze_days)
+        records.write_report(report_path, built)
+    except GateInputError as exc:  # the stamps were paired: this attempt's reds count still
+        raise PairedInputError(exc, reds) from exc
 
     # The decision is made; what follows only shows it and never changes it.
     from gate.github import review
@@ -491,7 +498,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                  report_artifact=report_artifact(settings))
     url, notes = publish.publish_report(
         built, github_env, name=settings.check_name, view=view,
-        memory=rerun.record_text(github_env, pairing.memory_reds(decisions)))
+        memory=rerun.record_text(github_env, reds))
     notes = [*memory.notes, *notes]
     if foreign is not None:
         notes = [foreign.note(), *notes]
@@ -540,6 +547,16 @@ def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
     return text
 
 
+class PairedInputError(GateInputError):
+    """Bad input met after the stamps were paired (a receipt, the halt audit, the report's
+    write): the failure check run still records the reds this attempt saw, so that a full
+    re-run cannot forget them."""
+
+    def __init__(self, exc: GateInputError, reds: list[dict[str, str]]) -> None:
+        super().__init__(exc.source, exc.field, exc.message)
+        self.reds = reds
+
+
 def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     """Gate mode could not decide: a failure check run, a job summary, an ``::error``."""
     from gate.github import publish, summary, workflow
@@ -552,8 +569,9 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     view = publish.view_from_env(github_env)
     from gate.github import rerun
 
-    url, notes = publish.publish_error(what, github_env, name=name, view=view,
-                                       memory=rerun.record_text(github_env, [], decided=False))
+    record = (rerun.record_text(github_env, exc.reds) if isinstance(exc, PairedInputError)
+              else rerun.record_text(github_env, [], decided=False))
+    url, notes = publish.publish_error(what, github_env, name=name, view=view, memory=record)
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:
         import dataclasses

@@ -65,7 +65,10 @@ def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
         return ""
     record = memory.build(run_id, attempt_of(env), sha, reds if decided else [],
                           decided=decided)
-    return memory.encode(record)
+    try:
+        return memory.encode(record)
+    except GateInputError:  # a red the schema cannot hold: later attempts must stay closed
+        return memory.encode({**record, "truncated": True, "reds": []})
 
 
 def _problem(record: Mapping[str, object], run_id: str, attempt: int, sha: str) -> str | None:

@@ -85,10 +85,16 @@ def _comment(record: Mapping[str, Any]) -> str:
     return f"{OPEN}{payload}{CLOSE}"
 
 
+#: The most reds a record holds (the schema's ``reds.maxItems``).
+MAX_REDS = 5000
+
+
 def encode(record: Mapping[str, Any], max_bytes: int = MAX_COMMENT_BYTES) -> str:
     """The hidden comment for ``record``, within ``max_bytes``: when the reds do not all fit,
     as many as fit (in record order) and ``truncated: true`` (a later attempt then stays
     closed rather than miss one)."""
+    if len(record["reds"]) > MAX_REDS:  # more than the schema holds: cut first, then check
+        record = {**record, "truncated": True, "reds": list(record["reds"])[:MAX_REDS]}
     schemas.validate("rerun-memory", dict(record), "(re-run memory being written)")
     text = _comment(record)
     if len(text) <= max_bytes:

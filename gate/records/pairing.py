@@ -386,12 +386,15 @@ def not_listed(loaded: Sequence[Loaded], remembered: Sequence[Remembered]
     """The remembered reds that are not stamps listed now (after a partial re-run an earlier
     attempt's stamps are still listed: its red is that stamp, counted once), without repeats.
     A remembered run id whose listed stamp says something else is kept (it disagrees)."""
-    listed = {(i.stamp["run_id"], result_digest(i)) for i in loaded}
+    # the whole key: a stamp of another test or class reusing a remembered run id must not
+    # stand in for that red (review)
+    listed = {(i.stamp["test_id"], i.stamp["server_class"], i.stamp["run_id"],
+               result_digest(i)) for i in loaded}
     seen: set[tuple[str, str, str, str]] = set()
     out: list[Remembered] = []
     for memo in sorted(remembered, key=lambda m: (m.attempt, m.check_run_url, m.run_id)):
         key = (memo.test_id, memo.server_class, memo.run_id, memo.result)
-        if (memo.run_id, memo.result) in listed or key in seen:
+        if key in listed or key in seen:
             continue
         seen.add(key)
         out.append(memo)
