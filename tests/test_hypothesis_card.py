@@ -614,3 +614,20 @@ def test_a_settings_conflict_names_the_card_file_and_the_fix(tmp_path: Path) -> 
             '"cases": 500 in the card, or drop max_examples from @settings; @settings sets '
             'deadline=None, the card cards/own_settings.json has none: set "deadline_ms": '
             'null in the card, or drop deadline from @settings)') in shown
+
+
+def test_a_hypothesis_without_a_ci_profile_of_its_own_is_read_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: Hypothesis before 6.117 (pyproject allows 6.100) registers no ``ci`` profile;
+    ``get_profile("ci")`` raised InvalidArgument, an INTERNALERROR in every gated session and
+    in gate init's collector."""
+    from hypothesis import settings
+
+    from gate.agent import hypothesis_card, init_collector
+
+    monkeypatch.delitem(settings._profiles, "ci")
+    own = settings(deadline=None)
+    assert hypothesis_card._ci_profile_values(own) == {}
+    assert hypothesis_card._changed(own, settings.get_profile("default"),
+                                    settings(deadline=None)) == []
+    assert init_collector._card_settings(own, stateful=False) == {"deadline_ms": None}

@@ -408,3 +408,18 @@ def test_a_selector_typo_on_the_recorder_route_is_exit_2_naming_the_entry(
     assert done.returncode == 2, done.stdout + done.stderr
     assert "properties.1.junit" in done.stderr and "test_fixed_band" in done.stderr
     assert not list((tmp_path / "out").glob("*.json"))
+
+
+def test_a_profile_a_state_machine_inherits_is_named_as_the_profile(tmp_path: Path) -> None:
+    """Review: a profile's values reach a state machine through ``TestCase.settings``; the
+    conflict said "TestCase.settings sets ..., drop it from TestCase.settings", which the user
+    never wrote. It is the profile's shared clause, as for a plain test."""
+    _stateful(tmp_path, 1)  # the card: 10 cases
+    (tmp_path / "conftest.py").write_text(
+        "from hypothesis import settings\nsettings.register_profile('fast', max_examples=7)\n")
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q",
+                 "--hypothesis-profile=fast", "hypo_stateful.py")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert ("settings profile 'fast' sets max_examples=7, other values than the card puts in "
+            'force: set "cases": 7 in the cards') in done.stderr, done.stderr
+    assert "TestCase.settings sets" not in done.stderr

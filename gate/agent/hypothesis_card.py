@@ -97,24 +97,34 @@ def _ci_profile_values(current: Any) -> dict[str, Any]:
     told apart from an inherited one there; off CI it is checked.)"""
     from hypothesis import settings
 
-    ci, default = settings.get_profile("ci"), settings.get_profile("default")
+    ci, default = _ci_profile(), settings.get_profile("default")
     link, seen = current, 0
-    while link is not None and link is not ci and seen < 100:
+    while ci is not None and link is not None and link is not ci and seen < 100:
         link, seen = getattr(link, "_fallback", None), seen + 1
-    if link is not ci:
+    if ci is None or link is not ci:
         return {}
     return {f: _value(default, f) for f in CI_PROFILE_SETS if _value(ci, f) != _value(default, f)}
+
+
+def _ci_profile() -> Any:
+    """Hypothesis's ``ci`` profile, or None where there is none (Hypothesis before 6.117
+    registers no ``ci`` profile of its own)."""
+    from hypothesis import settings
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        return settings.get_profile("ci")
+    except InvalidArgument:
+        return None
 
 
 def _seen(current: Any, base: Any, name: str) -> Any:
     """``current``'s value of ``name`` read as if made from the ``default`` profile
     (:func:`_ci_profile_values`): a value inherited from the ``ci`` profile that differs from
     ``base``'s is the ``default`` profile's."""
-    from hypothesis import settings
-
     got = _value(current, name)
     inherited = _ci_profile_values(current)
-    if (name in inherited and got == _value(settings.get_profile("ci"), name)
+    if (name in inherited and got == _value(_ci_profile(), name)
             and got != _value(base, name)):
         return inherited[name]
     return got
@@ -163,12 +173,6 @@ def _fix(changed: Sequence[str], own: Any, card: dict[str, Any], card_name: str 
         hints.append(f"{where} sets {shown}, {named} {has}: set {json.dumps(key)}: "
                      f"{json.dumps(wanted)} in the card, or drop {name} from {where}")
     return " (" + "; ".join(hints) + ")"
-
-
-def conflicts(item: Any, card: dict[str, Any], card_name: str | None = None) -> list[str]:
-    """Why the card cannot govern ``item`` (empty: it can)."""
-    own, shared = _conflicts(item, card, card_name)
-    return own + shared
 
 
 def _conflicts(item: Any, card: dict[str, Any],
@@ -375,8 +379,10 @@ def stateful_settings(parent: Any, card: dict[str, Any]) -> Any:
                                else [HealthCheck[n] for n in names]))
 
 
-def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
-                       card_name: str | None = None) -> list[str]:
+def _stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
+                        card_name: str | None) -> tuple[list[str], list[str]]:
+    """As :func:`_conflicts`, for a state machine's ``TestCase.settings`` (made from the
+    profile loaded when the test module built it)."""
     found = []
     if getattr(machine, "_hypothesis_internal_use_seed", None) is not None:
         found.append(f"an explicit @seed({machine._hypothesis_internal_use_seed!r}) on the "
@@ -387,10 +393,14 @@ def stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
     own = item.cls.settings
     governed = stateful_settings(own, card)
     changed = _changed(own, _stateful_defaults(), governed)
-    if changed:
-        found.append(f"TestCase.settings sets {', '.join(changed)} to other values than the "
-                     "card" + _fix(changed, own, card, card_name, "TestCase.settings"))
-    return found
+    profile, named = _loaded_profile()
+    by_profile = [f for f in changed
+                  if profile is not None and _value(profile, f) == _value(own, f)]
+    by_test = [f for f in changed if f not in by_profile]
+    if by_test:
+        found.append(f"TestCase.settings sets {', '.join(by_test)} to other values than the "
+                     "card" + _fix(by_test, own, card, card_name, "TestCase.settings"))
+    return found, [_profile_clause(named, profile, by_profile)] if by_profile else []
 
 
 @dataclass
@@ -452,9 +462,10 @@ def govern(item: Any, props: Sequence[Any]) -> Applied:
     obj = getattr(item, "obj", None)
     machine = getattr(_fn(item), "_hypothesis_state_machine_class", None) if obj else None
     if machine is not None and getattr(item, "cls", None) is not None:
-        found = stateful_conflicts(item, machine, first.card, name)
-        if found:
-            raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found))
+        found, shared = _stateful_conflicts(item, machine, first.card, name)
+        if found or shared:
+            raise CardConflict(f"property {first.prop.test_id!r}: " + "; ".join(found + shared),
+                               shared=shared, own=bool(found))
         return StatefulApplied(_fn(item), dict(first.card),
                                stateful_settings(item.cls.settings, first.card),
                                cls=item.cls, machine=machine)

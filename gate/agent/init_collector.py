@@ -50,6 +50,8 @@ _off_ci_profile()  # at import: ``-p`` loads this plugin before any conftest or 
 
 
 def _made_from_ci(current: Any, ci: Any) -> bool:
+    if ci is None:
+        return False
     link, seen = current, 0
     while link is not None and link is not ci and seen < 100:
         link, seen = getattr(link, "_fallback", None), seen + 1
@@ -71,7 +73,13 @@ def _card_settings(current: Any, stateful: bool) -> dict[str, Any]:
         return {}
     if current is None:
         return {}
-    default, ci = settings.get_profile("default"), settings.get_profile("ci")
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        ci: Any = settings.get_profile("ci")
+    except InvalidArgument:  # Hypothesis before 6.117 registers no ci profile of its own
+        ci = None
+    default = settings.get_profile("default")
     from_ci = _made_from_ci(current, ci)
     if stateful:
         base_deadline: Any = None
