@@ -196,25 +196,26 @@ def _conflicts(item: Any, card: dict[str, Any],
         found.append("@reproduce_failure replays one example instead of the card's")
     own = fn._hypothesis_internal_use_settings
     changed = _changed(own, settings.get_profile("default"), card_settings(own, card))
-    profile, named = _loaded_profile()
-    by_profile = [f for f in changed
-                  if profile is not None and _value(profile, f) == _value(own, f)]
-    by_test = [f for f in changed if f not in by_profile]
+    by_test, shared = _by_profile(changed, own)
     if by_test:
         where = ("@settings" if getattr(fn, "_hypothesis_internal_settings_applied", False)
                  else "the settings in force")
         found.append(f"{where} sets {', '.join(by_test)} to other values than the card"
                      + _fix(by_test, own, card, card_name, where))
-    shared = [_profile_clause(named, profile, by_profile)] if by_profile else []
     return found, shared
 
 
-def _loaded_profile() -> tuple[Any, str]:
-    """The loaded settings profile and its name; None for ``default`` (nothing to name)."""
+def _by_profile(changed: Sequence[str], own: Any) -> tuple[list[str], list[str]]:
+    """``changed`` split: the settings the test's own settings hold, and the shared clause of
+    the loaded profile (not ``default``) for those that equal its value."""
     from hypothesis import settings
 
-    name = settings.get_current_profile_name()
-    return (None if name == "default" else settings.get_profile(name)), name
+    named = settings.get_current_profile_name()
+    profile = None if named == "default" else settings.get_profile(named)
+    by_profile = [f for f in changed
+                  if profile is not None and _value(profile, f) == _value(own, f)]
+    by_test = [f for f in changed if f not in by_profile]
+    return by_test, [_profile_clause(named, profile, by_profile)] if by_profile else []
 
 
 def _profile_clause(name: str, profile: Any, changed: Sequence[str]) -> str:
@@ -392,15 +393,11 @@ def _stateful_conflicts(item: Any, machine: Any, card: dict[str, Any],
                      "of the card's")
     own = item.cls.settings
     governed = stateful_settings(own, card)
-    changed = _changed(own, _stateful_defaults(), governed)
-    profile, named = _loaded_profile()
-    by_profile = [f for f in changed
-                  if profile is not None and _value(profile, f) == _value(own, f)]
-    by_test = [f for f in changed if f not in by_profile]
+    by_test, shared = _by_profile(_changed(own, _stateful_defaults(), governed), own)
     if by_test:
         found.append(f"TestCase.settings sets {', '.join(by_test)} to other values than the "
                      "card" + _fix(by_test, own, card, card_name, "TestCase.settings"))
-    return found, [_profile_clause(named, profile, by_profile)] if by_profile else []
+    return found, shared
 
 
 @dataclass
