@@ -198,6 +198,7 @@ def test_a_module_the_run_left_out_is_named_as_such_not_as_a_typo() -> None:
     assert "no test of 'tests.test_3rd_party' ran at all" in message
     assert "run every file the manifest names in this job" in message
     assert "fix the selector" not in message
+    assert "nearest" not in message  # names of another module would only mislead
     # a module that did run: a typo in the name is still called one
     with pytest.raises(_outcome.SelectorTypo) as caught:
         _outcome.not_matched(OK, CODES, classname="tests.test_newcomer", name="test_rond_trip",

@@ -63,6 +63,26 @@ def test_two_classes_to_re_run_are_two_paragraphs() -> None:
     assert block.count("**Next step (") == 2
 
 
+def test_a_deadline_miss_says_so_and_what_to_change_not_only_re_run() -> None:
+    """attrs re-trial: a test slower than the card's deadline in both classes read "did not
+    finish (resource exit) ... re-run the stamp job", which fails the same way again."""
+    note = ("hypothesis.errors.DeadlineExceeded: a test case exceeded the deadline; not an "
+            "assertion result, rerun with a new run id and the same card")
+    runs = [{"run_id": r, "server_class": c, "outcome": "resource_exit", "note": note}
+            for r, c in (("l", "local-pinned"), ("f", "free-server"))]
+    pair = {"test_id": "t", "action": "reject_run_retry_new_id", "status": "rejected", "row": 4,
+            "runs": runs, "fixture_sha256": None, "failure_class": "harness_flake",
+            "freeze_allowed": False, "fixture_path": None}
+    block = "\n".join(review.red_block(pair, NOW, 30, review.View()))
+    assert "exceeded the card's deadline" in block and "did not finish" not in block, block
+    assert "raise `deadline_ms` in the card" in block
+    plain = review.plain_next_step(pair, NOW, 30)
+    assert "raise deadline_ms in its card" in plain and "after fixing the cause" not in plain
+    report = {"pairs": [pair, {**pair, "test_id": "u"}]}
+    (line, _) = review.common_causes(report)[:2]
+    assert "test cases ran longer than the cards' deadline" in line
+
+
 def test_the_junit_route_summary_never_claims_a_property_miss() -> None:
     report = g.junit_route()
     (both,) = [p for p in report["pairs"] if p["action"] == "reject_stable_fail"]

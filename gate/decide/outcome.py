@@ -266,7 +266,7 @@ def not_matched(
             f"test of {module!r} ran at all: the command runs a subset of the tests (a path, "
             "-k) that leaves this module out, or the module moved: run every file the "
             "manifest names in this job (or leave this property out of the manifest); if the "
-            f"module moved, fix junit.classname (nearest: {near})")
+            "module moved, fix junit.classname")
     raise SelectorTypo(f"{selector_text(classname, name)} matches no test case in the report; "
                        f"nearest: {near}; {_TYPO_HINT[seen]}")
 

@@ -105,6 +105,8 @@ STUCK_WORDS = {
                  "compare",
     "interrupted": "the test session stopped before the test ran; there is no result to "
                    "compare",
+    "deadline": "a test case exceeded the card's deadline (Hypothesis's DeadlineExceeded, not "
+                "an assertion result); there is no result to compare",
 }
 
 #: What happened, for a pair that an earlier attempt's remembered red rejects (row 2m of
@@ -239,7 +241,13 @@ def stuck_kind(run: Mapping[str, Any]) -> str | None:
         return "no_report"
     if note == outcomes.NOT_IN_REPORT and run.get("exit_code") == 2:
         return "interrupted"
+    if note.startswith(DEADLINE_NOTE):
+        return "deadline"
     return None
+
+
+#: How :func:`gate.decide.outcome.hypothesis_note` starts for a deadline miss.
+DEADLINE_NOTE = "hypothesis.errors.DeadlineExceeded"
 
 
 def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
@@ -446,6 +454,12 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
                            "(a test file that cannot be imported) must be fixed, a re-run fails "
                            f"the same way; only a cancelled run is fixed by re-running the {cls} "
                            "stamp job.")
+            elif kind == "deadline":
+                out.append(f"**Next step ({cls}):** a test case ran longer than the card's "
+                           "deadline there. If the other class missed it too, on the same "
+                           "example, a re-run fails the same way: make the test faster, or "
+                           "raise `deadline_ms` in the card (a new card; `null` for none). A "
+                           f"one-off on a slow runner: re-run the {cls} stamp job.")
             elif kind == "no_report":
                 out.append(f"**Next step ({cls}):** the test command failed before writing a "
                            f"report: {markdown.inline(_cause(run, False), TEXT_CHARS)}. Fix the "
@@ -624,6 +638,9 @@ COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
     "interrupted": ("the test session stopped before these tests ran",
                     "Read the {cls} stamp job's log: fix a collection error (a re-run fails "
                     "the same way); re-run only a cancelled job."),
+    "deadline": ("test cases ran longer than the cards' deadline",
+                 "Make them faster or raise `deadline_ms` in their cards; re-run the {cls} "
+                 "stamp job only for a one-off slow runner."),
     None: ("the run did not finish", "Fix that, then re-run the {cls} stamp job."),
 }
 
@@ -799,6 +816,10 @@ def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
             return (f"Cause: {'; '.join(causes)}. Next step: read the stamp job's log; fix a "
                     "collection error (a re-run fails the same way), re-run only a cancelled "
                     "job.")
+        if kind == "deadline":
+            return (f"Cause: {'; '.join(causes)}. Next step: make the test faster or raise "
+                    "deadline_ms in its card (a new card); a re-run helps only a one-off slow "
+                    "runner.")
         classes = sorted({str(r.get("server_class")) for r in _runs(pair)
                           if r.get("outcome") in RETRY_OUTCOMES})
         return (f"Cause: {'; '.join(causes)}. Next step: re-run the {' and '.join(classes)} "
