@@ -41,6 +41,19 @@ def _stamp_local(tmp_path: Path, manifest: Path) -> int:
                  "--server-class", "local-pinned", "--junit", str(tmp_path / "r.xml"),
                  "--out", str(tmp_path / "out"), "--exit-code", "0"])
 
+
+def _refused_with_second_test_id(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 test_id: str) -> tuple[Path, str]:
+    """The workspace's manifest with its second entry's test id set to ``test_id``, stamped
+    (:func:`_stamp_local`): exit 2, and the manifest and the error line it printed."""
+    entries = workspace(tmp_path)
+    entries[1]["test_id"] = test_id
+    m = write(tmp_path / "m.yml", {"properties": entries})
+    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
+    assert _stamp_local(tmp_path, m) == 2
+    return m, capsys.readouterr().err
+
+
 def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     entries = workspace(tmp_path)
     entries[0]["location"] = {"path": "tests/test_a.py", "line": 3}
@@ -103,13 +116,7 @@ def test_a_schema_error_in_an_entry_names_its_test(tmp_path: Path) -> None:
 
 
 def test_duplicate_test_ids_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    entries = workspace(tmp_path)
-    entries[1]["test_id"] = "a"
-    m = write(tmp_path / "m.yml", {"properties": entries})
-    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    code = _stamp_local(tmp_path, m)
-    assert code == 2
-    err = capsys.readouterr().err
+    _, err = _refused_with_second_test_id(tmp_path, capsys, "a")
     assert "duplicate test id 'a'" in err and err.count("\n") == 1
     assert not (tmp_path / "out").exists()
 
@@ -273,13 +280,7 @@ def test_a_test_id_that_differs_from_its_card_property_is_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Newcomer trial: ``test_id: ...::test_convertyar`` (card ``...::test_convertyear``) stamped
     and opened the gate, the JUnit selector still matching the real test."""
-    entries = workspace(tmp_path)
-    entries[1]["test_id"] = "bb"
-    m = write(tmp_path / "m.yml", {"properties": entries})
-    (tmp_path / "r.xml").write_bytes(JUNIT_OK)
-    code = _stamp_local(tmp_path, m)
-    assert code == 2
-    err = capsys.readouterr().err
+    m, err = _refused_with_second_test_id(tmp_path, capsys, "bb")
     assert err.count("\n") == 1, err
     for part in (str(m), "properties.1.test_id", "'bb'", "'b'", "b.card.json", "the same"):
         assert part in err, (part, err)
