@@ -41,16 +41,16 @@ ALLOWED: dict[tuple[str, str], str] = {
         "hashes the package's own schemas/ (is the pregenerated validator current?)",
     ("gate/records/schemas.py", "write_pregenerated"):
         "a developer's tool: writes the pregenerated validator into the package source",
-    ("gate/agent/init_collector.py", "pytest_collection_finish"):
+    ("gate/testrun/init_collector.py", "pytest_collection_finish"):
         "runs inside the user's test interpreter, where the gate is not importable; writes "
         "into the private folder gate init created for it",
-    ("gate/agent/recorder.py", "read_plan"):
+    ("gate/testrun/recorder.py", "read_plan"):
         "runs inside the user's pytest (gate.records is not importable there): reads the plan "
         "gate stamp --pytest wrote and validated in its private folder",
-    ("gate/agent/recorder.py", "_write_atomic"):
+    ("gate/testrun/recorder.py", "_write_atomic"):
         "runs inside the user's pytest: writes its results into gate stamp's private folder "
         "(the gate validates them before any stamp is built)",
-    ("gate/agent/recorder.py", "pytest_configure"):
+    ("gate/testrun/recorder.py", "pytest_configure"):
         "runs inside the user's pytest: creates the loaded marker (O_EXCL) in gate stamp's "
         "private folder",
 }

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from gate.agent import stamping
-from gate.agent.hypothesis_card import failure_of
 from gate.decide import digest, stamps
 from gate.errors import GateInputError
 from gate.records import load as records
 from gate.records import report as report_rules
+from gate.testrun import stamping
+from gate.testrun.hypothesis_card import failure_of
 from tests.property_suite.harness import env, read_stamps, write_manifest
 
 SUITE = Path(__file__).resolve().parent / "hypo_suite"
@@ -623,7 +623,7 @@ def test_a_hypothesis_without_a_ci_profile_of_its_own_is_read_as_before(
     in gate init's collector."""
     from hypothesis import settings
 
-    from gate.agent import hypothesis_card, init_collector
+    from gate.testrun import hypothesis_card, init_collector
 
     monkeypatch.delitem(settings._profiles, "ci")
     own = settings(deadline=None)

@@ -7,6 +7,7 @@ only what this table allows, read from every module's imports with ``ast``.
 | gate.records    | gate (``__version__``), gate.errors, gate.decide, gate.records |
 | gate.github     | the above and gate.github; PyGithub only in gate.github.checks |
 | gate.agent      | gate.errors, gate.decide, gate.records, gate.agent |
+| gate.testrun    | gate.errors, gate.decide, gate.records, gate.testrun; pytest, Hypothesis |
 | gate.commands   | anything; imported only by ``gate.__main__`` (and the console script) |
 """
 
@@ -22,12 +23,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gate"
 
-ROLES = ("decide", "records", "github", "agent", "commands")
+ROLES = ("decide", "records", "github", "agent", "testrun", "commands")
 ALLOWED: dict[str, set[str]] = {
     "decide": {"gate.decide"},
     "records": {"gate", "gate.errors", "gate.decide", "gate.records"},
     "github": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.github"},
     "agent": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.agent"},
+    "testrun": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.testrun"},
     "commands": {"gate", "gate.errors", *(f"gate.{r}" for r in ROLES)},
 }
 # Third-party packages each role may import (the standard library is always allowed).
@@ -35,7 +37,8 @@ THIRD_PARTY: dict[str, set[str]] = {
     "decide": set(),
     "records": {"yaml", "jsonschema", "fastjsonschema", "junitparser", "referencing"},
     "github": set(),  # PyGithub and its transport only from gate/github/checks.py, see below
-    "agent": {"pytest", "_pytest", "hypothesis"},
+    "agent": set(),
+    "testrun": {"pytest", "_pytest", "hypothesis"},
     "commands": set(),
 }
 PYGITHUB_HOME = "gate.github.checks"
@@ -46,7 +49,12 @@ TOP_LEVEL = {
     "gate.__main__": {"gate.commands"},              # python -m gate
     "gate.errors": set(),                            # the one error type every role raises
     "gate.guard": {"gate.agent"},                    # old name of gate.agent.guard
-    "gate.pytest_plugin": {"gate.agent"},            # old name of gate.agent.pytest_plugin
+    "gate.pytest_plugin": {"gate.testrun"},          # old name of gate.testrun.pytest_plugin
+}
+# Old names inside a role folder, kept as the very same module as their new home (the one
+# arrow each may draw, outside its role's rules).
+SHIMS = {
+    "gate.agent.recorder": {"gate.testrun"},         # -p gate.agent.recorder
 }
 
 
@@ -99,6 +107,7 @@ def violations(module: str, source: str, is_package: bool = False) -> list[str]:
                            "script import the commands")
                 continue
             allowed = ALLOWED[role] if role else TOP_LEVEL.get(module, set()) | {"gate"}
+            allowed = allowed | SHIMS.get(module, set())
             if target not in allowed:
                 bad.append(f"{module}:{line} imports {name}")
         elif top in stdlib or top == "__future__":
@@ -146,6 +155,16 @@ def test_no_forbidden_import_anywhere() -> None:
     ("gate.agent.hook", "from ..github import workflow\n", "relative imports count too"),
     ("gate.agent.hook", "from gate import github\n", "a subpackage named in from-import"),
     ("gate.guard", "from gate.commands import main\n", "shims re-export, nothing more"),
+    ("gate.testrun.recorder", "from gate.github import workflow\n", "testrun never publishes"),
+    ("gate.testrun.stamping", "from gate.commands import main\n", "testrun never commands"),
+    ("gate.testrun.pytest_plugin", "from gate.agent import hook\n", "test runs are no agent"),
+    ("gate.testrun.cases", "import yaml\n", "testrun: pytest and Hypothesis only"),
+    ("gate.agent.hook", "from gate.testrun import stamping\n", "the agent runs no tests"),
+    ("gate.agent.guard", "import pytest\n", "the agent side needs no pytest"),
+    ("gate.records.manifest", "from gate.testrun import cases\n", "records never runs tests"),
+    ("gate.github.action", "from gate.testrun import stamping\n", "github shows, testrun runs"),
+    ("gate.decide.outcome", "from gate.testrun import cases\n", "decide is pure"),
+    ("gate.agent.hook", "from gate.testrun import recorder\n", "only the shim's own arrow"),
 ])
 def test_the_rule_catches_one_forbidden_import(module: str, source: str, why: str) -> None:
     assert violations(module, source), why
@@ -156,6 +175,10 @@ def test_the_rule_accepts_the_allowed_arrows() -> None:
     assert violations("gate.records.report", "from gate import __version__\n") == []
     assert violations("gate.github.checks", "from github import Github\n") == []
     assert violations("gate.commands.halt", "from gate.agent import hook\n") == []
+    assert violations("gate.commands.stamp", "from gate.testrun import stamping\n") == []
+    assert violations("gate.testrun.stamping", "from gate.records import hashing\n") == []
+    assert violations("gate.testrun.recorder", "from gate.decide import outcome\n") == []
+    assert violations("gate.agent.recorder", "from gate.testrun import recorder\n") == []
     assert violations("gate.__main__", "from gate.commands.main import main\n") == []
 
 
@@ -167,25 +190,47 @@ def test_version_imports_no_records_github_or_agent(tmp_path: Path) -> None:
              if line.startswith("import time:") and "|" in line}
     ours = {n for n in names if n == "gate" or n.startswith("gate.")}
     assert ours, "importtime saw no gate module"
-    for role in ("gate.records", "gate.github", "gate.agent", "gate.decide"):
+    for role in ("gate.records", "gate.github", "gate.agent", "gate.testrun", "gate.decide"):
         assert not {n for n in ours if n == role or n.startswith(role + ".")}, (role, ours)
 
 
 def test_public_names_stay_importable() -> None:
+    import gate.agent.recorder
     import gate.guard
     import gate.pytest_plugin
-    from gate.agent import guard, pytest_plugin
+    from gate.agent import guard
+    from gate.testrun import pytest_plugin, recorder
 
     assert gate.guard is guard and gate.guard.ToolGuard is guard.ToolGuard
     assert gate.pytest_plugin is pytest_plugin
+    assert gate.agent.recorder is recorder and sys.modules["gate.agent.recorder"] is recorder
+
+
+def test_the_plugin_entry_point_is_the_plugin_module() -> None:
+    """pytest loads the plugin by its pytest11 entry point: it names the module's new home, and
+    loading it gives the very module ``gate.pytest_plugin`` names."""
+    from importlib.metadata import entry_points
+
+    import gate.pytest_plugin
+
+    (point,) = [e for e in entry_points(group="pytest11") if e.name == "gate"]
+    assert point.value == "gate.testrun.pytest_plugin"
+    assert point.load() is gate.pytest_plugin
+
+
+def test_the_pyproject_entry_point_names_the_new_home() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"]["pytest11"] == {"gate": "gate.testrun.pytest_plugin"}
 
 
 # --- the recorder runs in the user's test environment (gate stamp --pytest) ---------------------
 
-RECORDER = "gate.agent.recorder"
+RECORDER = "gate.testrun.recorder"
 #: The only project modules the recorder may reach, and the third-party packages they may use.
-RECORDER_MAY_REACH = {"gate", "gate.errors", "gate.agent", "gate.agent.recorder",
-                      "gate.agent.cases", "gate.agent.hypothesis_card"}
+RECORDER_MAY_REACH = {"gate", "gate.errors", "gate.testrun", "gate.testrun.recorder",
+                      "gate.testrun.cases", "gate.testrun.hypothesis_card"}
 RECORDER_THIRD_PARTY = {"pytest", "_pytest", "hypothesis"}
 
 
@@ -232,12 +277,77 @@ def test_the_recorder_reaches_only_the_standard_library_pytest_and_hypothesis() 
     decide = {m for m in modules if m == "gate.decide" or m.startswith("gate.decide.")}
     assert modules - decide <= RECORDER_MAY_REACH, sorted(modules - decide - RECORDER_MAY_REACH)
     assert third <= RECORDER_THIRD_PARTY, sorted(third - RECORDER_THIRD_PARTY)
-    assert {"gate.agent.cases", "gate.agent.hypothesis_card", "gate.decide.outcome"} <= modules
+    assert {"gate.testrun.cases", "gate.testrun.hypothesis_card", "gate.decide.outcome"} <= modules
 
 
 def test_the_closure_rule_sees_a_lazy_import() -> None:
     """The rule would catch an import of gate.records (PyYAML, jsonschema) anywhere in it."""
-    modules, _ = import_closure("gate.agent.stamping")
+    modules, _ = import_closure("gate.testrun.stamping")
     assert "gate.records.manifest" in modules and "gate.records.schemas" in modules
     _, third = import_closure("gate.records.files")
     assert "yaml" in third
+
+
+# --- no circles between modules ---------------------------------------------------------------
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the project modules it imports anywhere in its body (lazy imports too)."""
+    modules = {name for name, _ in all_modules()}
+    graph: dict[str, set[str]] = {}
+    for name, path in all_modules():
+        targets: set[str] = set()
+        source = path.read_text(encoding="utf-8")
+        for _, imported in imports_of(source, name, path.name == "__init__.py"):
+            targets.add(imported)
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets |= {f"{node.module}.{alias.name}" for alias in node.names}
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """gate.github.review and gate.github.workflow imported each other (issue 19); no circle of
+    any length is left, lazy imports counted."""
+    assert cycles(import_graph()) == []
+
+
+def test_the_circle_rule_sees_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    graph = import_graph()
+    graph["gate.github.workflow"].add("gate.github.review")
+    assert ["gate.github.review", "gate.github.workflow"] in cycles(graph)

@@ -19,7 +19,7 @@ from tests.property_suite.harness import env, make_property, read_stamps, write_
 
 SUITE = Path(__file__).resolve().parent / "plugin_suite"
 LOCAL = "local-pinned"
-# Fields allowed to differ between the two routes for the same run (see gate.agent.pytest_plugin).
+# Fields allowed to differ between the two routes for the same run (see gate.testrun.pytest_plugin).
 ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes", "hypothesis", "failure"}
 
 PLAN = {"c02": "fail", "c03": "group", "c04": "setup_error", "c05": "teardown_error",

@@ -1,7 +1,7 @@
 """The recorder route (``gate stamp --manifest M --pytest -- COMMAND``), on real pytest runs.
 
 The gate reads manifest, cards and fixtures in its own environment, writes the plan, and runs
-the command with ``PYTEST_ADDOPTS=-p gate.agent.recorder`` and ``PYTHONPATH`` naming a private
+the command with ``PYTEST_ADDOPTS=-p gate.testrun.recorder`` and ``PYTHONPATH`` naming a private
 folder with the gate's package; the recorder governs the gated tests in the user's pytest and
 writes results; the gate stamps them with the plugin's own decide/build code. Every run here
 is a real ``gate`` process running a real ``pytest`` on a copy of tests/hypo_suite.
@@ -180,6 +180,36 @@ def test_the_users_pytest_addopts_is_kept(tmp_path: Path) -> None:
     assert (got["fixed_band"]["outcome"], got["fixed_band"]["note"]) == (
         "resource_exit", "not in JUnit report: collected, then deselected (-k, -m, "
         "--deselect, --lf): it did not run")
+
+
+@pytest.mark.parametrize("addopts", ["-p gate.agent.recorder", "-pgate.testrun.recorder",
+                                     "-p gate.testrun.recorder -q"])
+def test_the_recorder_named_by_the_user_loads_once(tmp_path: Path, addopts: str) -> None:
+    """``-p gate.agent.recorder`` (the old name, the very same module) or the new one already in
+    the user's PYTEST_ADDOPTS: the gate adds no second ``-p`` (pytest refuses one module
+    registered under two names) and the recorder governs the run."""
+    workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
+    done = stamp(tmp_path, "out", *pytest_argv(), environment={**env(), "PYTEST_ADDOPTS": addopts})
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = read_stamps(tmp_path / "out")
+    assert got["fixed_band"]["outcome"] == "assert_fail"
+    assert {s["source"] for s in got.values()} == {"pytest-recorder"}
+
+
+def test_the_recorder_env_appends_the_new_name_only_when_missing(tmp_path: Path) -> None:
+    from gate.testrun import stamping
+
+    def addopts(value: str | None) -> str:
+        environ = {} if value is None else {"PYTEST_ADDOPTS": value}
+        return stamping.recorder_env(tmp_path, tmp_path / "p", tmp_path / "r",
+                                     environ)["PYTEST_ADDOPTS"]
+
+    assert addopts(None) == "-p gate.testrun.recorder"
+    assert addopts("-x -k 'a or b'") == "-x -k 'a or b' -p gate.testrun.recorder"
+    assert addopts("-p gate.agent.recorder") == "-p gate.agent.recorder"
+    assert addopts("-pgate.agent.recorder -x") == "-pgate.agent.recorder -x"
+    assert addopts("-p gate.agent.recorders") == "-p gate.agent.recorders -p gate.testrun.recorder"
+    assert addopts("-k 'unbalanced") == "-k 'unbalanced -p gate.testrun.recorder"
 
 
 # --- fail closed ---------------------------------------------------------------------------------
@@ -373,8 +403,8 @@ def test_pytest_flag_needs_a_manifest(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> None:
-    from gate.agent import stamping
     from gate.records import manifest, schemas
+    from gate.testrun import stamping
 
     workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
     props = manifest.load(tmp_path / "gate.yml", tmp_path)
@@ -387,8 +417,8 @@ def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> 
 
 
 def test_results_that_break_their_schema_are_bad_input(tmp_path: Path) -> None:
-    from gate.agent import stamping
     from gate.errors import GateInputError
+    from gate.testrun import stamping
 
     results = tmp_path / "results.json"
     results.write_text(json.dumps({"schema": "gate-recorder-results/v1", "cases": "all green"}))

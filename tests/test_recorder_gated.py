@@ -204,8 +204,8 @@ def test_xdist_a_property_whose_test_is_not_collected_is_the_same_typo(tmp_path:
 
 
 def test_the_plan_says_which_tests_run(tmp_path: Path) -> None:
-    from gate.agent import stamping
     from gate.records import manifest, schemas
+    from gate.testrun import stamping
 
     workspace(tmp_path, {"draws": 1})
     prepared = [stamping.prepare(p, tmp_path, None)
@@ -288,8 +288,8 @@ def test_a_recorder_card_conflict_names_the_card_file_in_the_repository(tmp_path
 
 
 def test_the_card_file_outside_a_repository_is_relative_to_the_root(tmp_path: Path) -> None:
-    from gate.agent import stamping
     from gate.records import manifest
+    from gate.testrun import stamping
 
     conflict_workspace(tmp_path, ["own_settings"])
     (prop,) = manifest.load(tmp_path / "gate.yml", tmp_path)

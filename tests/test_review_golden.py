@@ -36,7 +36,7 @@ def check_golden(name: str, text: str) -> None:
 def surfaces(report: dict[str, Any]) -> dict[str, str]:
     plan = checks.plan(report, SETTINGS)
     log = [*review.log_lines(report),
-           *workflow.annotation_commands(report, None)]
+           *review.annotation_commands(report, None)]
     return {
         "summary.md": summary.render(report, view=g.VIEW),
         "check-title.txt": plan.title + "\n",

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from gate.agent import pytest_plugin, stamping
 from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import junit
 from gate.records.manifest import Property
+from gate.testrun import pytest_plugin, stamping
 
 GATE = Path(__file__).resolve().parents[1] / "gate"
 RED = outcome.ProcessResult(1, None, False, 10)
@@ -46,8 +46,8 @@ def test_a_typo_is_turned_into_bad_input_in_one_place_and_never_swallowed() -> N
                 users.add(name)
             if isinstance(node, ast.ExceptHandler) and node.type is not None:
                 caught = ast.unparse(node.type)
-                assert "SelectorTypo" not in caught or name == "gate/agent/stamping.py", name
-    assert users == {"gate/agent/stamping.py"}
+                assert "SelectorTypo" not in caught or name == "gate/testrun/stamping.py", name
+    assert users == {"gate/testrun/stamping.py"}
     assert not hasattr(junit, "check_selector")  # the exit-0-only rule is gone
 
 

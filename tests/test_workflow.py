@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.github import markdown, workflow
+from gate.github import markdown, review, workflow
 from gate.github.workflow import Annotation
 from gate.records import report
 from tests.test_summary import HOSTILE_IDS, hostile_report, make_pair, make_report
@@ -70,7 +70,7 @@ def test_exact_escapes() -> None:
 
 
 def test_hostile_lines_never_start_a_command() -> None:
-    lines = workflow.annotation_commands(hostile_report())
+    lines = review.annotation_commands(hostile_report())
     ours = re.compile(r"::(error|warning) file=[^:]*,line=\d+,title=[^:]*::")
     for line in lines:
         assert "\n" not in line and "\r" not in line
@@ -84,17 +84,17 @@ def test_hostile_lines_never_start_a_command() -> None:
 
 def test_ten_of_each_kind_and_the_rest_counted() -> None:
     rep = make_report(rejected=25, frozen=3, accepted=4)
-    lines = workflow.annotation_commands(rep)
+    lines = review.annotation_commands(rep)
     assert sum(line.startswith("::error ") for line in lines) == 10
     assert sum(line.startswith("::warning ") for line in lines) == 3
     assert lines[-1].startswith("gate: 15 errors not shown as annotations here")
     assert "the job summary has all of them" in lines[-1]
-    assert len(workflow.annotation_commands(make_report(rejected=2))) == 2
+    assert len(review.annotation_commands(make_report(rejected=2))) == 2
 
 
 def test_annotation_carries_the_four_lines() -> None:
     rep = make_report(pairs=[make_pair(0, location={"path": "tests/test_a.py", "line": 9})])
-    (line,) = workflow.annotation_commands(rep)
+    (line,) = review.annotation_commands(rep)
     name, props, data = parse_command(line)
     assert (name, props["file"], props["line"]) == ("error", "tests/test_a.py", "9")
     assert data.split("\n")[2:] == report.four_lines(rep["pairs"][0])

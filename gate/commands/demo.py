@@ -10,12 +10,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from gate.agent import stamping
 from gate.commands import classify
 from gate.commands.args import say
 from gate.decide import digest, halt, outcome, stamps
 from gate.records import hashing, ledger, manifest, pairing, policy, receipts, report
 from gate.records import load as records
+from gate.testrun import stamping
 
 #: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
 DEMO_NOW = 1_790_000_000

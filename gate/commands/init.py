@@ -1,6 +1,6 @@
 """``gate init``: adopt the gate in one command — cards, manifest and policy from the test suite.
 
-Collects the tests through the project's own pytest (:mod:`gate.agent.collecting`), keeps the
+Collects the tests through the project's own pytest (:mod:`gate.testrun.collecting`), keeps the
 Hypothesis tests, and writes one sample card per property, the manifest and an empty,
 commented policy (:mod:`gate.records.adopt`). Every file is validated before the first one is
 written; nothing existing is ever overwritten (exit 2 naming the file). ``--add`` adds only the
@@ -31,9 +31,9 @@ def _exists(path: Path, fix: str) -> GateInputError:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from gate.agent import collecting
     from gate.records import adopt, manifest
     from gate.records.files import parse_yaml, read_bytes_capped, write_once, write_replace
+    from gate.testrun import collecting
 
     root = Path(args.root)
     if not root.is_dir():

@@ -14,9 +14,9 @@ def _stamp_usage(flag: str, message: str) -> GateInputError:
 
 
 def cmd_stamp(args: argparse.Namespace) -> int:
-    from gate.agent import stamping
     from gate.decide import outcome
     from gate.records import manifest, policy
+    from gate.testrun import stamping
 
     command: list[str] | None = args.command_argv
     if command is not None and not command:

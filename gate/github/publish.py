@@ -230,7 +230,7 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
     Returns the check run URL (None when not published) and the notes for the job summary.
     """
-    from gate.github import checks, workflow
+    from gate.github import checks, review, workflow
 
     settings, missing = _check_settings(env, name=name, external_id=external_id,
                                         max_retries=max_retries, backoff=backoff,
@@ -246,7 +246,7 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
     print(workflow.log_line(why))
     print(workflow.command(workflow.Annotation("warning", why,
                                                title="gate: check run not published")))
-    for line in workflow.annotation_commands(report, env.get("GITHUB_WORKSPACE")):
+    for line in review.annotation_commands(report, env.get("GITHUB_WORKSPACE")):
         print(line)
     return None, [why]
 

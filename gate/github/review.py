@@ -857,3 +857,39 @@ def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
     return "\n".join([markdown.one_line(said),
                       markdown.one_line(plain_next_step(pair, now, max_days)),
                       *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
+
+
+# --- annotations (workflow commands; the check run's are gate.github.checks) ---------------
+
+
+def pair_annotations(
+    pairs: Sequence[Mapping[str, Any]], workspace: str | None = None,
+    fallback: str = workflow.FALLBACK_PATH, *, now: int = 0, max_days: int | None = None,
+) -> list[workflow.Annotation]:
+    """One annotation per red pair (rejected first): ``error`` for rejected, ``warning`` for
+    frozen; the message says what happened, the cause and the next step, and the four lines."""
+    notes: list[workflow.Annotation] = []
+    for pair in ordered_reds(pairs):
+        status = pair.get("status")
+        path, line = workflow.pair_location(pair, workspace, fallback)
+        body = annotation_message(pair, now, max_days or DEFAULT_MAX_FREEZE_DAYS)
+        notes.append(workflow.Annotation(
+            level="error" if status == "rejected" else "warning",
+            message=body, file=path, line=line,
+            title=f"gate {status}: {pair.get('test_id', '')}",
+        ))
+    return notes
+
+
+def annotation_commands(
+    report: Mapping[str, Any], workspace: str | None = None, fallback: str = workflow.FALLBACK_PATH,
+    where: str = "the job summary",
+) -> list[str]:
+    """The lines to print for a report's red pairs: at most 10 ``::error`` (rejected) and 10
+    ``::warning`` (frozen) commands, then a plain line saying how many were left out."""
+    notes = pair_annotations(report.get("pairs", []), workspace, fallback,
+                             now=int(report.get("now", 0)),
+                             max_days=report.get("max_freeze_days"))
+    lines, left_out = workflow.commands_for(notes)
+    extra = workflow.left_out_line(left_out, where)
+    return [*lines, workflow.log_line(extra)] if extra else lines

@@ -7,8 +7,9 @@ command is always one line and untrusted text can never start a line of its own:
 ``::stop-commands::``, no ``::add-mask::``, no second command. Plain log lines built from untrusted
 text go through :func:`log_line`, which also defuses a leading ``::`` and the old ``##[`` form.
 
-The runner shows at most 10 annotations of each kind per step; :func:`annotation_commands`
-emits the first 10 of each kind and says how many it left out (they are in the check run).
+The runner shows at most 10 annotations of each kind per step;
+:func:`gate.github.review.annotation_commands` emits the first 10 of each kind and says how many
+it left out (they are in the check run).
 
 Step outputs use the heredoc form with a random delimiter that is checked not to occur in the
 value. The job summary is appended within GitHub's 1 MiB per-step limit.
@@ -21,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -109,20 +110,6 @@ def commands_for(
     return lines, {k: v for k, v in left_out.items() if v}
 
 
-def annotation_commands(
-    report: Mapping[str, Any], workspace: str | None = None, fallback: str = FALLBACK_PATH,
-    where: str = "the job summary",
-) -> list[str]:
-    """The lines to print for a report's red pairs: at most 10 ``::error`` (rejected) and 10
-    ``::warning`` (frozen) commands, then a plain line saying how many were left out."""
-    notes = pair_annotations(report.get("pairs", []), workspace, fallback,
-                             now=int(report.get("now", 0)),
-                             max_days=report.get("max_freeze_days"))
-    lines, left_out = commands_for(notes)
-    extra = left_out_line(left_out, where)
-    return [*lines, log_line(extra)] if extra else lines
-
-
 def left_out_line(left_out: Mapping[str, int], where: str = "the check run") -> str | None:
     if not left_out:
         return None
@@ -175,27 +162,6 @@ def pair_location(
         if path and _PLAIN_PATH.fullmatch(path) and "." in posixpath.basename(path):
             return path, 1
     return fallback, 1
-
-
-def pair_annotations(
-    pairs: Sequence[Mapping[str, Any]], workspace: str | None = None,
-    fallback: str = FALLBACK_PATH, *, now: int = 0, max_days: int | None = None,
-) -> list[Annotation]:
-    """One annotation per red pair (rejected first): ``error`` for rejected, ``warning`` for
-    frozen; the message says what happened, the cause and the next step, and the four lines."""
-    from gate.github import review
-
-    notes: list[Annotation] = []
-    for pair in review.ordered_reds(pairs):
-        status = pair.get("status")
-        path, line = pair_location(pair, workspace, fallback)
-        body = review.annotation_message(pair, now, max_days or review.DEFAULT_MAX_FREEZE_DAYS)
-        notes.append(Annotation(
-            level="error" if status == "rejected" else "warning",
-            message=body, file=path, line=line,
-            title=f"gate {status}: {pair.get('test_id', '')}",
-        ))
-    return notes
 
 
 # --- step outputs ------------------------------------------------------------------------------

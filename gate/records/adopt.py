@@ -1,6 +1,6 @@
 """What ``gate init`` writes: cards, manifest entries and the empty policy, from collected tests.
 
-Pure rendering and path work; collecting (a child pytest) is :mod:`gate.agent.collecting`,
+Pure rendering and path work; collecting (a child pytest) is :mod:`gate.testrun.collecting`,
 and the command (:mod:`gate.commands.init`) does the writing.
 
 * **Fixtures** default to the test file and the project modules it imports, transitively: the

@@ -18,7 +18,7 @@ Example::
 
 ``location.path`` is relative to the root like every other path and must name an existing
 file (a location that does not exist is bad input, naming the entry); the stamp records it
-relative to the repository root (see :func:`gate.agent.stamping.repository_path`), so that an
+relative to the repository root (see :func:`gate.testrun.stamping.repository_path`), so that an
 annotation points at the file on GitHub whatever the root is.
 
 Each entry's ``test_id`` must equal its card's ``property`` (the card schema requires it): a

@@ -1,7 +1,7 @@
 """pytest's reports folded into JUnit-like testcases, and the per-property decision on them.
 
-Shared by both pytest routes (the in-process plugin, :mod:`gate.agent.pytest_plugin`, and the
-recorder the action loads into the user's pytest, :mod:`gate.agent.recorder`), so both fold
+Shared by both pytest routes (the in-process plugin, :mod:`gate.testrun.pytest_plugin`, and the
+recorder the action loads into the user's pytest, :mod:`gate.testrun.recorder`), so both fold
 reports and decide outcomes with one piece of code. It imports only the standard library and
 :mod:`gate.decide` (the recorder runs in the user's test environment, where the gate's own
 dependencies may be absent); pytest is imported lazily, only where a node id is mangled into

@@ -3,7 +3,7 @@
 The child is ``PYTHON -m pytest --collect-only -q -p no:cacheprovider -p <collector> TESTS...``
 run in the current folder with the user's environment, so the test environment that runs the
 properties in CI is the one that is asked which tests exist. The collector
-(:mod:`gate.agent.init_collector`) is copied into a temporary folder put first on
+(:mod:`gate.testrun.init_collector`) is copied into a temporary folder put first on
 ``PYTHONPATH`` under a name of its own, so the child needs neither the gate installed nor
 anything of it importable. No bytecode is written (``PYTHONDONTWRITEBYTECODE``).
 """

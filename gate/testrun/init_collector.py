@@ -2,7 +2,7 @@
 
 It must run in the user's test environment, which may not have the gate installed: so it
 imports nothing of the gate, only pytest, Hypothesis and the standard library, and
-``gate.agent.collecting`` copies this file into a temporary folder under its own module name
+``gate.testrun.collecting`` copies this file into a temporary folder under its own module name
 before it runs ``python -m pytest --collect-only -p <that name>``.
 
 After collection it writes one JSON document to the file named by ``GATE_INIT_OUT``: every
@@ -62,7 +62,7 @@ def _card_settings(current: Any, stateful: bool) -> dict[str, Any]:
     """The card fields that keep the ``deadline``/``suppress_health_check`` in force for the
     test: its own ``@settings``', or a settings profile's (a conftest's ``load_profile``).
 
-    Mirrors ``gate.agent.hypothesis_card``: a setting is a conflict when the settings in force
+    Mirrors ``gate.testrun.hypothesis_card``: a setting is a conflict when the settings in force
     differ from the ``default`` profile (a stateful ``TestCase``: from its defaults, no
     deadline and every health check suppressed), so exactly those are written into the card,
     with the value in force. Values inherited from Hypothesis's ``ci`` profile are read as the

@@ -19,7 +19,7 @@ are folded into testcase statuses by the rules ``--junitxml`` follows (a passing
 failing call, a set-up or teardown error, a skip or xfail; a call failure followed by a
 teardown error is two testcases, so ambiguous; collection errors and skips are testcases of
 their own), and the outcome is decided by :func:`gate.decide.outcome.from_junit` with the session's
-exit status, and the stamp built by :func:`gate.agent.stamping.build_stamp`. So: an assertion
+exit status, and the stamp built by :func:`gate.testrun.stamping.build_stamp`. So: an assertion
 failure
 is ``assert_fail``; an error in set-up or teardown, a skip or xfail is ``resource_exit``; a test
 that pytest collected but that did not run (deselected, or the session stopped before it: ``-x``,
@@ -44,7 +44,7 @@ killed outright (a thread-method timeout, SIGKILL) writes no stamps at all: a mi
 means the class did not run.
 
 **The sample card governs every gated test** (a test some manifest property selects): see
-:mod:`gate.agent.hypothesis_card`. At collection (after ``-k``/``-m`` deselection), a gated
+:mod:`gate.testrun.hypothesis_card`. At collection (after ``-k``/``-m`` deselection), a gated
 test the card cannot govern (not a Hypothesis test, ``@seed``, ``@reproduce_failure``,
 ``@settings`` or a profile with other governed values, two different cards) stops the session
 with exit status 2 before any test runs, and no stamp is written. Each gated test's stamp
@@ -64,9 +64,9 @@ the difference above. Under pytest-xdist the workers apply the cards to the test
 (their reports carry the recorded generator back; a worker's card conflict stops its session
 and the controller writes no stamps) and only the controller writes stamps.
 
-**Shared with the action's route.** The governing hooks (:class:`gate.agent.recorder.Governor`),
-the folding of reports (:class:`gate.agent.cases.Cases`) and the decide/build step
-(:func:`gate.agent.stamping.build_from_cases`) are the ones ``gate stamp --pytest`` uses
+**Shared with the action's route.** The governing hooks (:class:`gate.testrun.recorder.Governor`),
+the folding of reports (:class:`gate.testrun.cases.Cases`) and the decide/build step
+(:func:`gate.testrun.stamping.build_from_cases`) are the ones ``gate stamp --pytest`` uses
 through its recorder: for one run both routes give the same stamps but for ``run_id``,
 ``written_at``, ``wall_seconds``, ``source`` and ``body_bytes`` (tests/test_recorder.py).
 """
@@ -81,8 +81,8 @@ from typing import Any, NoReturn
 
 import pytest
 
-from gate.agent.cases import Case, Cases, Collected, is_assertion, junit_key, lookup
-from gate.agent.recorder import Folder, Governor
+from gate.testrun.cases import Case, Cases, Collected, is_assertion, junit_key, lookup
+from gate.testrun.recorder import Folder, Governor
 
 SOURCE = "pytest-plugin"
 PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
@@ -135,7 +135,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(plugin, "gate-stamps")
 
 
-# --- shared with the recorder (gate.agent.cases, gate.agent.recorder) ---------------------------
+# --- shared with the recorder (gate.testrun.cases, gate.testrun.recorder) -------------------
 
 # Old names, kept importable: the folding and the governing now live where the recorder (the
 # action's route) can use them without the gate's dependencies.
@@ -163,9 +163,9 @@ class StampPlugin(Governor, Folder):
 
     @classmethod
     def prepare(cls, config: pytest.Config, worker: bool = False) -> StampPlugin:
-        from gate.agent import stamping
         from gate.errors import GateInputError
         from gate.records import manifest, policy
+        from gate.testrun import stamping
 
         root = Path(config.getoption("gate_root"))
         props = manifest.load(Path(config.getoption("gate_manifest")), root)
@@ -219,17 +219,17 @@ class StampPlugin(Governor, Folder):
 
     def decisions(self, proc: Any) -> list[Any]:
         """Every property's outcome from this session's testcases and what it collected
-        (:func:`gate.agent.stamping.decide_cases`; a selector typo is bad input)."""
-        from gate.agent import stamping
+        (:func:`gate.testrun.stamping.decide_cases`; a selector typo is bad input)."""
+        from gate.testrun import stamping
 
         return stamping.decide_cases(self.prepared, self.cases.all(), proc=proc,
                                      timeout_codes=self.timeout_codes,
                                      collected=self.collected, manifest=self.manifest)
 
     def write(self, exit_code: int) -> list[Path]:
-        from gate.agent import stamping
         from gate.decide import outcome
         from gate.records.files import canonical_json, write_once
+        from gate.testrun import stamping
 
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)

@@ -1,11 +1,11 @@
 """The recorder: the part of the gate that runs inside the user's pytest process.
 
 The action's stamp mode (``gate stamp --manifest M --pytest -- COMMAND``) loads it into the
-test command's pytest with ``PYTEST_ADDOPTS=-p gate.agent.recorder`` and ``PYTHONPATH``
+test command's pytest with ``PYTEST_ADDOPTS=-p gate.testrun.recorder`` and ``PYTHONPATH``
 naming a private folder that holds only the gate's package. It runs in the **user's** test
 environment, where the gate's own dependencies (PyYAML, jsonschema, junitparser) may be
 absent, so it imports only the standard library, pytest, Hypothesis, :mod:`gate.decide`,
-:mod:`gate.errors`, :mod:`gate.agent.cases` and :mod:`gate.agent.hypothesis_card`
+:mod:`gate.errors`, :mod:`gate.testrun.cases` and :mod:`gate.testrun.hypothesis_card`
 (tests/test_layout.py enforces that closure; tests/test_recorder.py runs it on an interpreter
 that has nothing but pytest and Hypothesis).
 
@@ -25,12 +25,12 @@ The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``
    gated test with :class:`Governor`, the same code the plugin uses (the card's seed,
    ``max_examples``, no database, ...; a card conflict stops the session before any test
    runs);
-3. folds every report into testcases with :class:`gate.agent.cases.Cases`, as the plugin does,
+3. folds every report into testcases with :class:`gate.testrun.cases.Cases`, as the plugin does,
    and at the end of the session writes ``RESULTS`` (``schemas/recorder-results.schema.json``):
    the testcases, or the card conflicts.
 
 The gate then validates the results and builds the stamps with the same decide/build code the
-plugin uses (:func:`gate.agent.stamping.build_from_cases`). Under pytest-xdist the workers
+plugin uses (:func:`gate.testrun.stamping.build_from_cases`). Under pytest-xdist the workers
 govern the tests they run (and send the recorded generator back with their reports); only the
 controller writes results.
 """
@@ -45,7 +45,7 @@ from typing import Any
 
 import pytest
 
-from gate.agent.cases import (
+from gate.testrun.cases import (
     ENV_PLAN,
     ENV_RESULTS,
     PLAN_SCHEMA,
@@ -72,13 +72,13 @@ class Governor:
     """Applies the sample card to every gated test and records what ran (both pytest routes).
 
     ``props``: per property, an object with ``prop.test_id``, ``prop.junit_classname``,
-    ``prop.junit_name`` and ``card`` (the plugin's :class:`gate.agent.stamping.Prepared`, the
+    ``prop.junit_name`` and ``card`` (the plugin's :class:`gate.testrun.stamping.Prepared`, the
     recorder's :class:`PlanItem`). Registered in xdist workers too: they run the tests.
     """
 
     def __init__(self, props: Sequence[Any]) -> None:
         self.props = props
-        self.gated: dict[str, Any] = {}  # nodeid -> gate.agent.hypothesis_card.Applied
+        self.gated: dict[str, Any] = {}  # nodeid -> gate.testrun.hypothesis_card.Applied
         self.refused: list[str] = []  # the card conflicts: no stamps
         self.refused_tests = 0  # the gated tests they refuse
         self.by_name: dict[str, list[Any]] = {}  # a selector's JUnit name -> its properties
@@ -94,7 +94,7 @@ class Governor:
     @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run
     def pytest_collection_modifyitems(self, session: pytest.Session,
                                       items: list[pytest.Item]) -> None:
-        from gate.agent import hypothesis_card
+        from gate.testrun import hypothesis_card
 
         problems: list[str] = []
         shared: dict[str, list[str]] = {}  # a profile's clause -> the tests it alone refuses
@@ -153,7 +153,7 @@ class Governor:
         if applied is not None:  # plain data: xdist sends it to the controller with the report
             report.gate_hypothesis = applied.record()  # type: ignore[attr-defined]
             if call.when == "call" and report.failed and excinfo is not None:
-                from gate.agent import hypothesis_card
+                from gate.testrun import hypothesis_card
 
                 report.gate_failure = hypothesis_card.failure_of(  # type: ignore[attr-defined]
                     excinfo.value)
@@ -208,7 +208,7 @@ class Folder:
         self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
 
 
-# --- the recorder plugin (loaded with -p gate.agent.recorder) ----------------------------------
+# --- the recorder plugin (loaded with -p gate.testrun.recorder) ----------------------------------
 
 
 @dataclass(frozen=True)

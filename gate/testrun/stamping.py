@@ -28,6 +28,7 @@ Rules the issue leaves open, decided here:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import secrets
 import selectors
@@ -332,12 +333,12 @@ def decide_cases(
     manifest: str | None = None,
 ) -> list[outcome.Outcome]:
     """The outcome of every property of one pytest session from its testcases
-    (:class:`gate.agent.cases.Case`): the one decide path of both pytest routes (the plugin
+    (:class:`gate.testrun.cases.Case`): the one decide path of both pytest routes (the plugin
     in-process, the recorder through ``gate stamp --pytest``). ``cases`` None: the session
-    wrote none. ``collected`` (:class:`gate.agent.cases.Collected`) tells a deselected or
+    wrote none. ``collected`` (:class:`gate.testrun.cases.Collected`) tells a deselected or
     unreached test from a selector typo, which is bad input naming the ``manifest`` entry
     (exit 2): every property is decided before any stamp is built, so a typo writes none."""
-    from gate.agent import cases as folded
+    from gate.testrun import cases as folded
 
     decisions = []
     for index, item in enumerate(prepared):
@@ -368,7 +369,7 @@ def build_from_cases(
 ) -> list[dict[str, Any]]:
     """The stamps of one pytest session, one per property, from its testcases and the
     :func:`decide_cases` decisions (both pytest routes)."""
-    from gate.agent import cases as folded
+    from gate.testrun import cases as folded
 
     built = []
     for item, run_id, decided in zip(prepared, run_ids, decisions, strict=True):
@@ -538,9 +539,28 @@ TESTS = ("gated", "all")
 #: What to do when the recorder did not load, for the one-line error.
 RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must run pytest "
                 "with the environment it was given (PYTEST_ADDOPTS carries -p "
-                "gate.agent.recorder, PYTHONPATH the gate's package, GATE_RECORDER_* the "
+                "gate.testrun.recorder, PYTHONPATH the gate's package, GATE_RECORDER_* the "
                 "files; tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
                 "os.environ), or stamp through JUnit with the junit input")
+
+
+#: The recorder's module, and its old name (the very same module, :mod:`gate.agent.recorder`).
+RECORDER_MODULE = "gate.testrun.recorder"
+RECORDER_NAMES = (RECORDER_MODULE, "gate.agent.recorder")
+
+
+def _loads_recorder(addopts: str) -> bool:
+    """Does the user's ``PYTEST_ADDOPTS`` already load the recorder (``-p NAME``, ``-pNAME``),
+    under either name?"""
+    import shlex
+
+    try:
+        words = shlex.split(addopts)
+    except ValueError:  # unbalanced quotes: pytest itself will say so
+        return False
+    named = {b for a, b in itertools.pairwise(words) if a == "-p"}
+    named |= {w[2:] for w in words if w.startswith("-p") and len(w) > 2}
+    return bool(named & set(RECORDER_NAMES))
 
 
 def card_file(prepared: Prepared) -> str:
@@ -553,8 +573,8 @@ def card_file(prepared: Prepared) -> str:
 def recorder_plan(prepared: Sequence[Prepared], tests: str = "gated") -> dict[str, Any]:
     """The plan the recorder governs by (``schemas/recorder-plan.schema.json``), validated.
     ``tests``: one of :data:`TESTS` (which collected tests run)."""
-    from gate.agent.cases import PLAN_SCHEMA
     from gate.records import schemas
+    from gate.testrun.cases import PLAN_SCHEMA
 
     plan = {"schema": PLAN_SCHEMA, "gate_version": __version__, "tests": tests,
             "properties": [{"test_id": p.prop.test_id,
@@ -573,14 +593,15 @@ def recorder_env(private: Path, plan: Path, results: Path,
     user's)."""
     import tempfile
 
-    from gate.agent import cases
+    from gate.testrun import cases
 
     package = Path(__file__).resolve().parent.parent
     path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
     os.symlink(package, path / "gate", target_is_directory=True)
     env = dict(environ)
     addopts = env.get("PYTEST_ADDOPTS", "").strip()
-    env["PYTEST_ADDOPTS"] = f"{addopts} -p gate.agent.recorder".strip()
+    if not _loads_recorder(addopts):  # the module twice under two names: pytest refuses it
+        env["PYTEST_ADDOPTS"] = f"{addopts} -p {RECORDER_MODULE}".strip()
     pythonpath = env.get("PYTHONPATH", "")
     env["PYTHONPATH"] = str(path) + (os.pathsep + pythonpath if pythonpath else "")
     env[cases.ENV_PLAN] = str(plan)
@@ -593,9 +614,9 @@ def read_results(results: Path, manifest: str | None = None
     """The recorder's testcases and what it collected (``schemas/recorder-results.schema.json``),
     or None when it wrote none; card conflicts are bad input (exit 2, no stamps), named on the
     manifest's ``properties`` (their sample cards), where the fix goes."""
-    from gate.agent.cases import Case, Collected
     from gate.records import schemas
     from gate.records.files import read_json
+    from gate.testrun.cases import Case, Collected
 
     if not lexists(results):
         return None

@@ -34,11 +34,11 @@ except ImportError:  # pragma: no cover - optional tool
 
 with atheris.instrument_imports(include=["gate"]):
     # Every module a target reaches, imported here so that it is instrumented.
-    from gate.agent import stamping  # noqa: F401
     from gate.commands import main as cli  # noqa: F401
     from gate.decide import digest, halt, receipts, stamps  # noqa: F401
     from gate.github import publish, summary, workflow  # noqa: F401
     from gate.records import files, junit, ledger, load, manifest, pairing, policy, report, schemas  # noqa: F401
+    from gate.testrun import stamping  # noqa: F401
 
 from tests.hardening import fuzzlib  # noqa: E402
 

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from gate.commands import main as cli
-from gate.github import workflow
+from gate.github import review, workflow
 from gate.records import report
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
@@ -236,7 +236,7 @@ def test_hostile_strings_under_act(tmp_path: Path, double: GitHubDouble,
     ours = [] if published else [workflow.command(workflow.Annotation(
         "warning", "x", title="gate: check run not published"))]
     if not published:
-        ours += [line for line in workflow.annotation_commands(report) if line.startswith("::")]
+        ours += [line for line in review.annotation_commands(report) if line.startswith("::")]
     seen = [note.level for note in gate.annotations if note.step_id[:1] == ("gate",)]
     shown = len(seen)
     if seen != [line[2:].split(" ", 1)[0].split("::", 1)[0] for line in ours]:
