@@ -197,11 +197,11 @@ def test_the_recorder_named_by_the_user_loads_once(tmp_path: Path, addopts: str)
 
 
 def test_the_recorder_env_appends_the_new_name_only_when_missing(tmp_path: Path) -> None:
-    from gate.testrun import stamping
+    from gate.testrun import recorder_route
 
     def addopts(value: str | None) -> str:
         environ = {} if value is None else {"PYTEST_ADDOPTS": value}
-        return stamping.recorder_env(tmp_path, tmp_path / "p", tmp_path / "r",
+        return recorder_route.recorder_env(tmp_path, tmp_path / "p", tmp_path / "r",
                                      environ)["PYTEST_ADDOPTS"]
 
     assert addopts(None) == "-p gate.testrun.recorder"
@@ -404,11 +404,11 @@ def test_pytest_flag_needs_a_manifest(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> None:
     from gate.records import manifest, schemas
-    from gate.testrun import stamping
+    from gate.testrun import recorder_route, stamping
 
     workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
     props = manifest.load(tmp_path / "gate.yml", tmp_path)
-    plan = stamping.recorder_plan([stamping.prepare(p, tmp_path, None) for p in props])
+    plan = recorder_route.recorder_plan([stamping.prepare(p, tmp_path, None) for p in props])
     assert [(p["test_id"], p["junit"]["name"], p["card"]["seed"]) for p in plan["properties"]] == [
         ("draws", "test_draws", 1), ("fixed_band", "test_fixed_band", FINDS)]
     bad = {**plan, "properties": [{**plan["properties"][0], "card": {"cases": 1}}]}
@@ -418,13 +418,13 @@ def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> 
 
 def test_results_that_break_their_schema_are_bad_input(tmp_path: Path) -> None:
     from gate.errors import GateInputError
-    from gate.testrun import stamping
+    from gate.testrun import recorder_route
 
     results = tmp_path / "results.json"
     results.write_text(json.dumps({"schema": "gate-recorder-results/v1", "cases": "all green"}))
     with pytest.raises(GateInputError):
-        stamping.read_results(results)
-    assert stamping.read_results(tmp_path / "absent.json") is None
+        recorder_route.read_results(results)
+    assert recorder_route.read_results(tmp_path / "absent.json") is None
 
 
 def test_a_selector_typo_on_the_recorder_route_is_exit_2_naming_the_entry(

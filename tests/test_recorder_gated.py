@@ -205,13 +205,13 @@ def test_xdist_a_property_whose_test_is_not_collected_is_the_same_typo(tmp_path:
 
 def test_the_plan_says_which_tests_run(tmp_path: Path) -> None:
     from gate.records import manifest, schemas
-    from gate.testrun import stamping
+    from gate.testrun import recorder_route, stamping
 
     workspace(tmp_path, {"draws": 1})
     prepared = [stamping.prepare(p, tmp_path, None)
                 for p in manifest.load(tmp_path / "gate.yml", tmp_path)]
-    assert stamping.recorder_plan(prepared)["tests"] == "gated"
-    plan = stamping.recorder_plan(prepared, "all")
+    assert recorder_route.recorder_plan(prepared)["tests"] == "gated"
+    plan = recorder_route.recorder_plan(prepared, "all")
     assert plan["tests"] == "all"
     with pytest.raises(GateInputError, match="tests"):
         schemas.validate("recorder-plan", {**plan, "tests": "some"}, "plan")
@@ -289,13 +289,13 @@ def test_a_recorder_card_conflict_names_the_card_file_in_the_repository(tmp_path
 
 def test_the_card_file_outside_a_repository_is_relative_to_the_root(tmp_path: Path) -> None:
     from gate.records import manifest
-    from gate.testrun import stamping
+    from gate.testrun import recorder_route, stamping
 
     conflict_workspace(tmp_path, ["own_settings"])
     (prop,) = manifest.load(tmp_path / "gate.yml", tmp_path)
     prepared = stamping.prepare(prop, tmp_path, None)
-    assert stamping.card_file(prepared) == "cards/own_settings.json"
-    (item,) = stamping.recorder_plan([prepared])["properties"]
+    assert recorder_route.card_file(prepared) == "cards/own_settings.json"
+    (item,) = recorder_route.recorder_plan([prepared])["properties"]
     assert item["card_path"] == "cards/own_settings.json"
 
 

@@ -17,7 +17,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import junit
 from gate.records.manifest import Property
-from gate.testrun import pytest_plugin, stamping
+from gate.testrun import junit_route, pytest_plugin, stamping
 
 GATE = Path(__file__).resolve().parents[1] / "gate"
 RED = outcome.ProcessResult(1, None, False, 10)
@@ -88,13 +88,13 @@ def test_the_gate_stamp_routes_go_through_it(spy: list[dict[str, Any]], manifest
                                manifest=manifest)
     index = len(props) - 1
     with pytest.raises(GateInputError) as caught:
-        stamping._decide(request, RED, REPORT, index)
+        junit_route._decide(request, RED, REPORT, index)
     assert str(caught.value).startswith(where + ": classname 's', name 'test_totl' matches no "
                                         "test case in the report; nearest: 's.test_total'")
     assert spy == [{"classname": "s", "name": "test_totl", "names": REPORT.names(),
                     "seen": outcome.SEEN_UNKNOWN, "collection_errors": ()}]
     if manifest:  # a selector that matches is decided without it
-        assert stamping._decide(request, RED, REPORT, 0).outcome == "pass"
+        assert junit_route._decide(request, RED, REPORT, 0).outcome == "pass"
         assert len(spy) == 1
 
 
@@ -129,3 +129,27 @@ def test_the_plugin_route_goes_through_it_with_what_it_collected(
         assert str(caught.value).startswith("m.yml: properties.0.junit (test 'p1'): ")
     assert spy == [{"classname": "s", "name": "test_totl", "names": [("s", "test_total")],
                     "seen": seen, "collection_errors": []}]
+
+
+def test_every_route_builds_and_writes_through_the_one_shared_step() -> None:
+    """Issue 19: one module per route, the decide-and-build step once. Only
+    ``stamping.build_all`` calls ``build_stamp``; only ``stamping.write_all`` writes a stamp;
+    each route module decides and nothing else."""
+    calls: dict[str, set[str]] = {"build_stamp": set(), "write_all": set(), "build_all": set()}
+    for name, tree in _sources().items():
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Call):
+                    called = ast.unparse(node.func).rsplit(".", 1)[-1]
+                    if called in calls:
+                        calls[called].add(f"{name}:{func.name}")
+    assert calls["build_stamp"] == {"gate/testrun/stamping.py:build_all"}
+    assert calls["build_all"] == {"gate/testrun/routes.py:stamp_run",
+                                  "gate/testrun/pytest_plugin.py:write"}
+    assert calls["write_all"] == {"gate/testrun/routes.py:stamp_run",
+                                  "gate/testrun/pytest_plugin.py:write"}
+    for route in ("exit_route", "junit_route", "recorder_route"):
+        tree = _sources()[f"gate/testrun/{route}.py"]
+        assert "decide" in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}, route

@@ -15,7 +15,7 @@ from gate.commands.args import say
 from gate.decide import digest, halt, outcome, stamps
 from gate.records import hashing, ledger, manifest, pairing, policy, receipts, report
 from gate.records import load as records
-from gate.testrun import stamping
+from gate.testrun import routes, stamping
 
 #: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
 DEMO_NOW = 1_790_000_000
@@ -160,7 +160,7 @@ def _stamp_manifest(base: Path, out: Path, pol: policy.Policy, props: list[manif
         run_ids=stamping.manifest_run_ids(len(props), prefix),
         timeout_codes=pol.timeout_exit_codes, junit_path=base / "junit" / junit_name,
         recorded=outcome.ProcessResult(exit_code))
-    return stamping.stamp_run(request, written_at=written_at)
+    return routes.stamp_run(request, written_at=written_at)
 
 
 def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,

@@ -16,7 +16,7 @@ def _stamp_usage(flag: str, message: str) -> GateInputError:
 def cmd_stamp(args: argparse.Namespace) -> int:
     from gate.decide import outcome
     from gate.records import manifest, policy
-    from gate.testrun import stamping
+    from gate.testrun import routes, stamping
 
     command: list[str] | None = args.command_argv
     if command is not None and not command:
@@ -92,7 +92,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         store=Path(args.store) if args.store else None, command=command,
         timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
         manifest=args.manifest, pytest_recorder=args.pytest, tests=tests)
-    written = stamping.stamp_run(request)
+    written = routes.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])
     else:

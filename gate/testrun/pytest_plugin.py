@@ -66,7 +66,7 @@ and the controller writes no stamps) and only the controller writes stamps.
 
 **Shared with the action's route.** The governing hooks (:class:`gate.testrun.recorder.Governor`),
 the folding of reports (:class:`gate.testrun.cases.Cases`) and the decide/build step
-(:func:`gate.testrun.stamping.build_from_cases`) are the ones ``gate stamp --pytest`` uses
+(:func:`gate.testrun.stamping.build_all`) are the ones ``gate stamp --pytest`` uses
 through its recorder: for one run both routes give the same stamps but for ``run_id``,
 ``written_at``, ``wall_seconds``, ``source`` and ``body_bytes`` (tests/test_recorder.py).
 """
@@ -228,15 +228,14 @@ class StampPlugin(Governor, Folder):
 
     def write(self, exit_code: int) -> list[Path]:
         from gate.decide import outcome
-        from gate.records.files import canonical_json, write_once
         from gate.testrun import stamping
 
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
-        built = stamping.build_from_cases(
-            self.prepared, self.run_ids, self.cases.all(), self.decisions(proc), proc=proc,
-            server_class=self.server_class, source=SOURCE, written_at=int(time.time()))
+        cases = self.cases.all()
+        decided = stamping.Decided(proc, self.decisions(proc), SOURCE, ran=True, cases=cases)
+        built = stamping.build_all(self.prepared, self.run_ids, decided,
+                                   server_class=self.server_class, written_at=int(time.time()))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]
-        for target, stamp in zip(targets, built, strict=True):
-            write_once(target, canonical_json(stamp) + b"\n")
+        stamping.write_all(targets, built)
         return targets

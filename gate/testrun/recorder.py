@@ -30,7 +30,7 @@ The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``
    the testcases, or the card conflicts.
 
 The gate then validates the results and builds the stamps with the same decide/build code the
-plugin uses (:func:`gate.testrun.stamping.build_from_cases`). Under pytest-xdist the workers
+plugin uses (:func:`gate.testrun.stamping.build_all`). Under pytest-xdist the workers
 govern the tests they run (and send the recorded generator back with their reports); only the
 controller writes results.
 """

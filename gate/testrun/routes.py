@@ -1,0 +1,42 @@
+"""``gate stamp``: one real test run in, one stamp per property out. Picks the route for the
+request (:mod:`gate.testrun.recorder_route`, :mod:`gate.testrun.junit_route`,
+:mod:`gate.testrun.exit_route`) and hands what it decided to the one build-and-write step
+(:mod:`gate.testrun.stamping`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from gate.errors import GateInputError
+from gate.records.files import lexists
+from gate.testrun import exit_route, junit_route, recorder_route
+from gate.testrun.stamping import Request, build_all, prepare, write_all
+
+
+def stamp_run(
+    request: Request,
+    stdout: IO[bytes] | None = None,
+    stderr: IO[bytes] | None = None,
+    *,
+    written_at: int | None = None,
+) -> list[tuple[Path, dict[str, Any]]]:
+    """Read inputs, run (or take the recorded run), decide, validate and write every stamp."""
+    if (request.command is None) == (request.recorded is None):
+        raise GateInputError("gate stamp", "(usage)",
+                             "give either -- COMMAND [ARG...] or --exit-code N")
+    if len(request.run_ids) != len(request.properties) or len(set(request.run_ids)) != len(
+            request.run_ids):
+        raise GateInputError("gate stamp", "--run-id", "one distinct run id per property")
+    targets = [request.out / f"{run_id}.json" for run_id in request.run_ids]
+    for target in targets:
+        if lexists(target):
+            raise GateInputError(str(target), "(file)", "already exists; never overwritten")
+    prepared = [prepare(p, request.root, request.store) for p in request.properties]
+    route = (recorder_route if request.pytest_recorder
+             else junit_route if request.junit_path is not None else exit_route)
+    decided = route.decide(request, prepared, stdout, stderr)
+    when = int(time.time()) if written_at is None else written_at
+    return write_all(targets, build_all(prepared, request.run_ids, decided,
+                                        server_class=request.server_class, written_at=when))

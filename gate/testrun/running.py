@@ -1,0 +1,138 @@
+"""Running the test command: its own process group, its output streamed through and counted,
+a wall-clock limit, and every descendant killed when the gate is interrupted (SPEC §3: a killed
+process, a timeout or an empty body is never an assertion result). Shared by every route that
+runs a command."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from types import FrameType
+from typing import IO, Any
+
+from gate.decide import outcome
+from gate.errors import GateInputError
+from gate.testrun.stamping import Request
+
+_CHUNK = 65536
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _cancel(signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float | None,
+    stdout: IO[bytes],
+    stderr: IO[bytes],
+    *,
+    grace: float = 5.0,
+    env: Mapping[str, str] | None = None,
+) -> outcome.ProcessResult:
+    """Run ``argv`` in its own process group, stream its output through, count the bytes.
+
+    ``timeout`` is a wall-clock limit: when it passes, the whole process group gets SIGKILL and
+    the result has ``timed_out``. After the process exits, output still held open by a
+    descendant is drained for at most ``grace`` seconds. If ``gate`` itself is interrupted
+    (SIGINT, SIGTERM, SIGHUP) the group is killed and no stamp is written.
+    """
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True,
+                                env=dict(env) if env is not None else None)
+    except FileNotFoundError:
+        raise GateInputError(argv[0], "(command)", "no such command") from None
+    except OSError as exc:
+        raise GateInputError(argv[0], "(command)", f"cannot run: {exc.strerror}") from None
+    assert proc.stdout is not None and proc.stderr is not None
+    deadline = start + timeout if timeout is not None else None
+    handlers: dict[signal.Signals, Any] = {}
+    with contextlib.suppress(ValueError):  # not the main thread: leave handlers alone
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            handlers[signum] = signal.signal(signum, _cancel)
+    sinks: dict[int, IO[bytes] | None] = {proc.stdout.fileno(): stdout,
+                                          proc.stderr.fileno(): stderr}
+    body = 0
+    timed_out = False
+    ended_at: float | None = None
+    selector = selectors.DefaultSelector()
+    try:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        open_pipes = 2
+        while open_pipes:
+            now = time.monotonic()
+            if ended_at is None and proc.poll() is not None:
+                ended_at = now
+            if deadline is not None and ended_at is None and now >= deadline:
+                _kill_group(proc)
+                timed_out = True
+                deadline = None
+            if ended_at is not None and now - ended_at > grace:
+                break
+            wait = 0.25 if deadline is None else max(0.0, min(0.25, deadline - now))
+            for key, _ in selector.select(wait):
+                fd = key.fd
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    open_pipes -= 1
+                    continue
+                body += len(chunk)
+                sink = sinks[fd]
+                if sink is not None:
+                    try:
+                        sink.write(chunk)
+                        sink.flush()
+                    except (BrokenPipeError, ValueError, OSError):
+                        sinks[fd] = None  # keep counting, stop forwarding
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                returncode = proc.wait(timeout=remaining)
+                break
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                timed_out = True
+                deadline = None
+        if ended_at is None:
+            ended_at = time.monotonic()
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+            proc.wait()
+        selector.close()
+        proc.stdout.close()
+        proc.stderr.close()
+        for signum, previous in handlers.items():
+            signal.signal(signum, previous)
+    wall = round(ended_at - start, 3)
+    if returncode < 0:
+        return outcome.ProcessResult(None, -returncode, timed_out, body, wall)
+    return outcome.ProcessResult(returncode, None, timed_out, body, wall)
+
+
+
+
+def run_or_recorded(request: Request, stdout: IO[bytes] | None,
+                    stderr: IO[bytes] | None) -> outcome.ProcessResult:
+    """The request's command, run now; or the run an earlier step recorded (``--exit-code``)."""
+    if request.command is None:
+        assert request.recorded is not None
+        return request.recorded
+    return run_command(request.command, request.timeout,
+                       stdout if stdout is not None else sys.stdout.buffer,
+                       stderr if stderr is not None else sys.stderr.buffer)
