@@ -106,8 +106,8 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        decisions = pairing.decide_folder(Path(args.stamps), pol.granting(now), now)
-        built = pairing.build_report(decisions, now)
+        decisions = pairing.decide_by_policy(pairing.collect_some(Path(args.stamps)), pol, now)
+        built = pairing.report_by_policy(decisions, now, pol)
     finally:
         if collecting:
             gc.enable()

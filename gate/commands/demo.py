@@ -166,8 +166,8 @@ def _stamp_manifest(base: Path, out: Path, pol: policy.Policy, props: list[manif
 def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
               say: Callable[[str], None]) -> dict[str, Any]:
     """``gate classify --stamps DIR --report FILE``, then read the report back."""
-    decisions = pairing.decide_all(pairing.collect(stamps_dir), pol.granting(DEMO_NOW), DEMO_NOW)
-    built = pairing.build_report(decisions, DEMO_NOW)
+    decisions = pairing.decide_by_policy(pairing.collect(stamps_dir), pol, DEMO_NOW)
+    built = pairing.report_by_policy(decisions, DEMO_NOW, pol)
     records.write_report(report_path, built)
     classify.print_text(decisions, built, lambda line: say(f"    {line}"))
     return records.load_report(report_path)

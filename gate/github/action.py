@@ -415,8 +415,8 @@ def foreign_run(settings: Settings, env: Mapping[str, str]) -> ForeignRun | None
                       tuple(numbers))
 
 
-def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
-            now: int, issues: Any = None, remembered: Any = ()) -> list[Any]:
+def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
+            now: int, remembered: Any = ()) -> list[Any]:
     """Pair the downloaded stamps. From another run, a fork's local-pinned stamps are refused:
     a fork speaks for the free server it ran on, never for the runner the base repository
     controls; that class must come from this (trusted) run's own artifacts."""
@@ -425,8 +425,9 @@ def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
     if not settings.stamps_dir:
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
     if foreign is None:
-        return pairing.decide_folder(Path(settings.stamps_dir), allowlist, now,
-                                     settings.artifact_prefix, issues, remembered)
+        return pairing.decide_by_policy(
+            pairing.collect_some(Path(settings.stamps_dir), settings.artifact_prefix), pol, now,
+            remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
         for item in theirs:
@@ -446,7 +447,7 @@ def _decide(settings: Settings, foreign: ForeignRun | None, allowlist: Any,
     loaded = [*ours, *theirs]
     if not loaded:
         raise GateInputError(settings.stamps_dir, "--stamps", "no stamps (no *.json files) found")
-    return pairing.decide_all(loaded, allowlist, now, issues, remembered)
+    return pairing.decide_by_policy(loaded, pol, now, remembered)
 
 
 def _github_env(settings: Settings, env: Mapping[str, str],
@@ -478,14 +479,13 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     memory = rerun.earlier_reds(github_env, settings.check_name)  # attempt > 1 only
     for line in memory.notes:
         print(workflow.log_line(line))
-    decisions = _decide(settings, foreign, pol.granting(now), now, pol.issue_of(),
-                        memory.remembered)
+    decisions = _decide(settings, foreign, pol, now, memory.remembered)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
     try:
-        built = pairing.build_report(decisions, now, receipt=_receipt_section(settings),
-                                     halt_audit=_halt_section(settings, pol),
-                                     max_freeze_days=pol.max_freeze_days)
+        built = pairing.report_by_policy(decisions, now, pol,
+                                         receipt=_receipt_section(settings),
+                                         halt_audit=_halt_section(settings, pol))
         records.write_report(report_path, built)
     except GateInputError as exc:  # the stamps were paired: this attempt's reds count still
         raise PairedInputError(exc, reds) from exc

@@ -60,6 +60,7 @@ from gate.records import forked, report
 from gate.records import load as records
 from gate.records.files import canonical_json
 from gate.records.memory import Remembered
+from gate.records.policy import Policy
 
 CONCLUSIVE = ("pass", "assert_fail")
 
@@ -419,6 +420,23 @@ def decide_all(
             for t in sorted(groups)]
 
 
+def decide_by_policy(loaded: Sequence[Loaded], pol: Policy, now: int,
+                     remembered: Sequence[Remembered] = ()) -> list[TestDecision]:
+    """Every test decided under the reviewed policy: the allowlist as it grants
+    (:meth:`gate.records.policy.Policy.granting`) and each entry's ``issue`` for the report.
+    The one way every route (``gate classify --stamps``, the action) decides a stamp folder."""
+    return decide_all(loaded, pol.granting(now), now, pol.issue_of(), remembered)
+
+
+def report_by_policy(decisions: Sequence[TestDecision], now: int, pol: Policy, *,
+                     receipt: dict[str, Any] | None = None,
+                     halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The report of :func:`decide_by_policy`'s decisions, with the policy's freeze window
+    (every route's report: what ``gate summary`` and ``gate publish`` read back)."""
+    return build_report(decisions, now, receipt=receipt, halt_audit=halt_audit,
+                        max_freeze_days=pol.max_freeze_days)
+
+
 def memory_reds(decisions: Sequence[TestDecision]) -> list[dict[str, str]]:
     """Every conclusive red behind ``decisions``: what this attempt's check run records."""
     return [red for d in decisions for red in d.reds]
@@ -443,12 +461,18 @@ def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: st
                              f", which is not named {wanted}…: not this gate's stamps")
 
 
+def collect_some(directory: Path, artifact_prefix: str | None = None) -> list[Loaded]:
+    """Every stamp under ``directory``; an empty folder is bad input."""
+    loaded = collect(directory, artifact_prefix)
+    if not loaded:
+        raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
+    return loaded
+
+
 def decide_folder(directory: Path, allowlist: Sequence[stamps.AllowEntry], now: int,
                   artifact_prefix: str | None = None,
                   issues: Mapping[tuple[str, str], Any] | None = None,
                   remembered: Sequence[Remembered] = ()) -> list[TestDecision]:
     """Every test under ``directory`` decided; an empty folder is bad input."""
-    loaded = collect(directory, artifact_prefix)
-    if not loaded:
-        raise GateInputError(str(directory), "--stamps", "no stamps (no *.json files) found")
-    return decide_all(loaded, allowlist, now, issues, remembered)
+    return decide_all(collect_some(directory, artifact_prefix), allowlist, now, issues,
+                      remembered)
