@@ -493,3 +493,122 @@ def test_a_listing_longer_than_its_pages_is_an_error(github_double: GitHubDouble
     listing = checks.list_check_runs(settings_, 1)
     assert listing.error == "more than 100 check runs named 'agent-patch gate' on the commit"
     assert github_double.invalid_requests() == []
+
+
+# --- bad input before the pairing still records the reds that validated (issue 20.4) ----------
+
+
+def _junk(tmp_path: Path, n: int) -> None:
+    """What a test can drop into its own stamp folder: any ``*.json`` is read as a stamp."""
+    junk = (tmp_path / f"attempt-{n}" / f"gate-stamps-{LOCAL}-stamp-{n}-0a1b2c3d" / "junk.json")
+    junk.parent.mkdir(parents=True, exist_ok=True)
+    junk.write_text('{"not": "a stamp"}', encoding="utf-8")
+
+
+def test_a_junk_file_beside_a_red_does_not_let_a_full_re_run_forget_it(
+        tmp_path: Path, github_double: GitHubDouble) -> None:
+    """Review (issue 20.4): one malformed file made attempt 1 exit 2 with a record of no reds,
+    although it had read a valid local-pinned assert_fail; the full re-run then opened."""
+    _junk(tmp_path, 1)
+    code, report, _ = _attempt(tmp_path, github_double, 1,
+                               [_s(LOCAL, "assert_fail", "l1"), _s(FREE, "pass", "f1")])
+    assert code == 2 and report is None
+    (first,) = github_double.check_runs.values()
+    assert first["conclusion"] == "failure"
+    record = memory.decode(first["output"]["text"])
+    assert record["decided"] is False
+    assert [(r["server_class"], r["run_id"]) for r in record["reds"]] == [(LOCAL, "l1")]
+    code, report, text = _attempt(tmp_path, github_double, 2, GREEN_2)
+    assert report is not None and report["decision"] == "closed"
+    (pair,) = report["pairs"]
+    assert pair["action"] == "reject_duplicate_stamps"
+    assert [m["attempt"] for m in pair["remembered"]] == [1]
+    assert "1 read, 1 conclusive red remembered" in text
+    # attempt 2's record carries it on: a third full re-run still sees it
+    second = next(r for r in github_double.check_runs.values() if r["external_id"] == "42-2-gate")
+    assert [r["run_id"] for r in memory.decode(second["output"]["text"])["reds"]] == ["l1"]
+    assert github_double.invalid_requests() == []
+
+
+def test_a_forks_local_pinned_stamp_does_not_erase_the_trusted_red(
+        tmp_path: Path, github_double: GitHubDouble) -> None:
+    """Review (issue 20.4): a fork's free-server artifact holding a local-pinned stamp is bad
+    input; the trusted run's own local-pinned red, read before it, must still be recorded."""
+    from tests.test_action import _workflow_run
+
+    fork = _workflow_run(tmp_path)
+    trusted = tmp_path / "trusted"
+    write_json(trusted / f"gate-stamps-{LOCAL}-stamp-local-1-0a1b2c3d" / "l1.json",
+               _s(LOCAL, "assert_fail", "l1"))
+    code, report, _ = _attempt(tmp_path, github_double, 1,
+                               [_s(FREE, "pass", "f1"), _s(LOCAL, "pass", "forged")], **fork)
+    assert code == 2 and report is None
+    (first,) = github_double.check_runs.values()
+    assert first["head_sha"] == "d" * 40  # the pull request's head, from the event
+    record = memory.decode(first["output"]["text"])
+    assert record["decided"] is False
+    assert [(r["server_class"], r["run_id"]) for r in record["reds"]] == [(LOCAL, "l1")]
+    trusted_2 = tmp_path / "trusted-2"
+    write_json(trusted_2 / f"gate-stamps-{LOCAL}-stamp-local-2-0a1b2c3d" / "l2.json",
+               _s(LOCAL, "pass", "l2"))
+    code, report, _ = _attempt(tmp_path, github_double, 2, [_s(FREE, "pass", "f2")],
+                               **{**fork, "GATE_TRUSTED_STAMPS_DIR": str(trusted_2)})
+    assert report is not None and report["decision"] == "closed"
+    assert report["pairs"][0]["action"] == "reject_duplicate_stamps"
+    assert github_double.invalid_requests() == []
+
+
+def test_an_undecided_record_holding_a_red_keeps_later_attempts_closed(
+        tmp_path: Path, github_double: GitHubDouble) -> None:
+    """The reader's half: a record with ``decided: false`` and a readable red (from any writer)
+    is remembered like a decided one (it only ever adds reds)."""
+    red = pairing.result_digest(_loaded(_s(LOCAL, "assert_fail", "l1"))[0])
+    record = memory.build("42", 1, HEAD, [_red("parser_round_trip", run_id="l1", result=red)],
+                          decided=False)
+    _plant(github_double, "42-1-gate", "failure", "### could not decide\n\n"
+           + memory.encode(record))
+    code, report, text = _attempt(tmp_path, github_double, 2, GREEN_2)
+    assert code == 0 and report is not None and report["decision"] == "closed"
+    assert report["pairs"][0]["action"] == "reject_duplicate_stamps"
+    assert "1 read, 1 conclusive red remembered" in text
+
+
+def test_a_settings_error_still_records_the_reds_in_the_stamp_folders(
+        tmp_path: Path, github_double: GitHubDouble) -> None:
+    """Bad input met before anything was read (here an action input) records the reds too."""
+    code, _, _ = _attempt(tmp_path, github_double, 1,
+                          [_s(LOCAL, "assert_fail", "l1"), _s(FREE, "pass", "f1")],
+                          GATE_NOW="soon")
+    assert code == 2
+    (first,) = github_double.check_runs.values()
+    record = memory.decode(first["output"]["text"])
+    assert record["decided"] is False and [r["run_id"] for r in record["reds"]] == ["l1"]
+
+
+def test_salvage_keeps_every_red_that_validates_and_skips_the_rest(tmp_path: Path) -> None:
+    """pairing.salvage_reds never raises: junk, a link, a non-UTF-8 name, a stamp that fails
+    its schema, an unreadable folder and a missing folder are passed over; every valid
+    assert_fail stamp is kept (two run ids with different content both), nothing else."""
+    import os
+
+    base = tmp_path / "stamps"
+    art = base / f"gate-stamps-{LOCAL}-x"
+    write_json(art / "a.json", _s(LOCAL, "assert_fail", "l1"))
+    write_json(art / "b.json", _s(LOCAL, "pass", "l2"))
+    write_json(art / "c.json", {**_s(LOCAL, "assert_fail", "l3"), "outcome": "nope"})
+    write_json(art / "d.json", _s(FREE, "resource_exit", "f1"))
+    write_json(base / "elsewhere" / "deep" / "e.json", _s(FREE, "assert_fail", "f2"))
+    write_json(base / "dup" / "e2.json", {**_s(FREE, "assert_fail", "f2"),
+                                          "fixture_sha256": "d" * 64})
+    (art / "junk.json").write_bytes(b"\xff{")
+    (art / "link.json").symlink_to(art / "a.json")
+    (base / "linked").symlink_to(art)
+    os.mkdir(os.fsencode(art) + b"/\xff")
+    write_json(Path(os.fsdecode(os.fsencode(art) + b"/\xff")) / "x.json",
+               _s(LOCAL, "assert_fail", "hidden"))
+    (art / "notes.txt").write_text("x", encoding="utf-8")
+    got = pairing.salvage_reds([base, tmp_path / "missing", base / "linked"])
+    assert sorted((r["server_class"], r["run_id"]) for r in got) == [
+        (FREE, "f2"), (FREE, "f2"), (LOCAL, "l1")]
+    assert len({r["result"] for r in got if r["run_id"] == "f2"}) == 2
+    assert memory.decode(memory.encode(_record(got)))["reds"]  # record entries, schema-valid

@@ -569,8 +569,13 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     view = publish.view_from_env(github_env)
     from gate.github import rerun
 
-    record = (rerun.record_text(github_env, exc.reds) if isinstance(exc, PairedInputError)
-              else rerun.record_text(github_env, [], decided=False))
+    if isinstance(exc, PairedInputError):
+        record = rerun.record_text(github_env, exc.reds)
+    else:  # not paired: still every red stamp that validates (a full re-run must not forget it)
+        from gate.records import pairing
+
+        folders = [env.get(n, "").strip() for n in ("GATE_STAMPS_DIR", "GATE_TRUSTED_STAMPS_DIR")]
+        record = rerun.record_text(github_env, pairing.salvage_reds(folders), decided=False)
     url, notes = publish.publish_error(what, github_env, name=name, view=view, memory=record)
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:

@@ -7,7 +7,9 @@ written by :func:`record_text`), and on attempt N > 1 :func:`earlier_reds` reads
 of the same name on the same head SHA whose ``external_id`` is ``{run_id}-{k}-{job}`` for this
 run id and job and an earlier attempt ``k < N`` (any other run id, job, or a later attempt is
 ignored). Their reds join the pairing (gate/records/pairing.py, row 2m) where the stamps
-listed now do not hold them.
+listed now do not hold them. A record of an attempt that could not decide (bad input, exit 2)
+holds the red stamps that validated before it stopped, and they are remembered the same way:
+one malformed file never erases a red (issue 20.4).
 
 Fail closed, only ever adding reds: memory never removes a red, so a forged check run can only
 close the gate. What cannot be read closes it (:class:`GateInputError`, one line naming the
@@ -56,15 +58,16 @@ def attempt_of(env: Mapping[str, str]) -> int:
 
 def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
                 decided: bool = True) -> str:
-    """This attempt's hidden record (empty outside a workflow run: nothing can re-run it)."""
+    """This attempt's hidden record (empty outside a workflow run: nothing can re-run it).
+    ``decided=False`` (bad input before the pairing) still carries ``reds``: the red stamps
+    that validated (gate.records.pairing.salvage_reds)."""
     from gate.github import publish
 
     run_id = env.get("GITHUB_RUN_ID", "").strip()
     sha = publish.head_sha(env)
     if not _DIGITS.fullmatch(run_id) or sha is None:
         return ""
-    record = memory.build(run_id, attempt_of(env), sha, reds if decided else [],
-                          decided=decided)
+    record = memory.build(run_id, attempt_of(env), sha, reds, decided=decided)
     try:
         return memory.encode(record)
     except GateInputError:  # a red the schema cannot hold: later attempts must stay closed
@@ -133,8 +136,7 @@ def earlier_reds(env: Mapping[str, str], name: str) -> Memory:
                                  f"{run.conclusion or run.status or 'nothing'}, but {why}: the "
                                  f"reds it saw cannot be carried over, so attempt {attempt} "
                                  f"stays closed; {FIX}")
-        if record["decided"]:
-            found += memory.remembered(record, where)
+        found += memory.remembered(record, where)  # undecided too: its reds were read
     note = (f"{lead}: {read} read, {len(found)} conclusive red"
             f"{'s' if len(found) != 1 else ''} remembered (a full re-run does not hide a red)")
     return Memory(tuple(found), (note,))

@@ -189,6 +189,45 @@ def collect(directory: Path, artifact_prefix: str | None = None) -> list[Loaded]
     return list(by_run.values())
 
 
+def salvage_reds(directories: Sequence[Path | str]) -> list[dict[str, str]]:
+    """The conclusive reds among the stamps under ``directories`` that validate, as re-run
+    memory entries; for bad input met before the pairing (a junk ``*.json`` beside the stamps,
+    a fork's local-pinned stamp, a bad action input), so that the failure check run still
+    records every red this attempt could read (issue 20.4). Never raises: whatever does not
+    validate (and every link, non-UTF-8 name or folder that cannot be listed) is passed over,
+    as it is only ever red evidence that is kept: a later attempt can only stay closed on it.
+    Each file is checked by the same :func:`gate.records.load.check_stamp` as the pairing."""
+    from gate.records.files import parse_json, read_bytes_capped
+
+    reds: list[dict[str, str]] = []
+    pending = [str(d) for d in directories if str(d)]
+    while pending:
+        current = pending.pop()
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                continue
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except (OSError, ValueError):
+            continue
+        for entry in entries:
+            try:
+                entry.name.encode("utf-8")
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                    continue
+                if not entry.name.endswith(".json") or not entry.is_file(follow_symlinks=False):
+                    continue
+                stamp = records.check_stamp(parse_json(read_bytes_capped(entry.path),
+                                                       entry.path), entry.path)
+            except (GateInputError, OSError, ValueError, RecursionError):
+                continue
+            if stamp["outcome"] == "assert_fail":
+                reds.append(red_entry(Loaded(stamp, entry.path)))
+    return reds
+
+
 # --- deciding (pure) ------------------------------------------------------------------------------
 
 
@@ -242,6 +281,13 @@ def result_digest(item: Loaded) -> str:
     import hashlib
 
     return hashlib.sha256(_result(item).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def red_entry(item: Loaded) -> dict[str, str]:
+    """A conclusive red stamp as a re-run memory entry (schemas/rerun-memory.schema.json)."""
+    s = item.stamp
+    return {"test_id": s["test_id"], "server_class": s["server_class"], "run_id": s["run_id"],
+            "result": result_digest(item)}
 
 
 def _remembered_run(memo: Remembered) -> dict[str, Any]:
@@ -313,9 +359,7 @@ def decide_test(
     """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``) and the
     reds earlier attempts remembered for it that are not among ``items`` (row 2m)."""
     decision = _decide_test(test_id, items, allowlist, now, issues, remembered)
-    reds = [{"test_id": test_id, "server_class": i.stamp["server_class"],
-             "run_id": i.stamp["run_id"], "result": result_digest(i)}
-            for i in items if i.stamp["outcome"] == "assert_fail"]
+    reds = [red_entry(i) for i in items if i.stamp["outcome"] == "assert_fail"]
     reds += [m.red() for m in remembered]
     return TestDecision(decision.test_id, decision.entry, decision.reruns, reds)
 
