@@ -15,8 +15,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ import pytest
 
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
+from tests.wheelhouse import prepare as prepare_wheelhouse
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD_SHA = "a" * 40
@@ -37,19 +36,11 @@ FOUR = re.compile(
 
 
 @pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The action's locked wheels, so its pip runs offline (CI prepares it in .ci/run)."""
-    given = os.environ.get("GATE_WHEELHOUSE")
-    if given and Path(given).is_dir():
-        return Path(given)
-    target = tmp_path_factory.mktemp("wheelhouse")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--require-hashes",
-         "--only-binary", ":all:", "-r", str(ROOT / "requirements" / "action.lock"),
-         "-d", str(target)],
-        check=True,
-    )
-    return target
+def wheelhouse() -> Path:
+    """The action's locked wheels, the pinned uv wheel and the build back-end, so every pip in
+    the act runs works offline: ``$GATE_WHEELHOUSE`` or a cache folder, filled once
+    (tests/wheelhouse.py; .ci/run prepares it the same way)."""
+    return prepare_wheelhouse()
 
 
 def _project_copy(dest: Path) -> Path:
