@@ -25,6 +25,13 @@ if TYPE_CHECKING:  # annotations only: typing (and tempfile, below) cost `gate h
 #: Largest record file read, in bytes (override with GATE_MAX_RECORD_BYTES).
 DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024
 
+#: Largest report read or written, in bytes (override with GATE_MAX_REPORT_BYTES): the gate reads
+#: every report it writes. A report's pairs are at most ``maxItems`` (100,000, the schema's) of
+#: about 530 bytes each at their usual size (5.3 MB at 10,000 properties): 128 MiB leaves room
+#: for the schema's largest count at more than twice that size. ``write_report`` refuses a
+#: report over the cap, so no report the gate wrote can be refused when it reads it back.
+DEFAULT_MAX_REPORT_BYTES = 128 * 1024 * 1024
+
 #: Largest YAML file read, in bytes (override with GATE_MAX_YAML_BYTES). PyYAML's safe loader is
 #: pure Python (about 7 s per MiB); policy and manifest files are small reviewed files.
 DEFAULT_MAX_YAML_BYTES = 1024 * 1024
@@ -53,6 +60,10 @@ def _env_cap(name: str, default: int) -> int:
 
 def max_record_bytes() -> int:
     return _env_cap("GATE_MAX_RECORD_BYTES", DEFAULT_MAX_RECORD_BYTES)
+
+
+def max_report_bytes() -> int:
+    return _env_cap("GATE_MAX_REPORT_BYTES", DEFAULT_MAX_REPORT_BYTES)
 
 
 def max_yaml_bytes() -> int:
@@ -252,9 +263,13 @@ def file_size(path: Path | str) -> int:
         os.close(fd)
 
 
-def read_bytes_capped(path: Path | str, cap: int | None = None) -> bytes:
-    """Read a regular file of at most ``cap`` bytes; anything else is bad input."""
+def read_bytes_capped(path: Path | str, cap: int | None = None,
+                      override: str | None = None) -> bytes:
+    """Read a regular file of at most ``cap`` bytes (the record cap when None); anything else is
+    bad input. ``override``: the variable that raises the cap, named when a file is over it."""
     limit = max_record_bytes() if cap is None else cap
+    if cap is None:
+        override = "GATE_MAX_RECORD_BYTES"
     fd = open_fd(path)
     try:
         info = os.fstat(fd)
@@ -275,7 +290,8 @@ def read_bytes_capped(path: Path | str, cap: int | None = None) -> bytes:
         os.close(fd)
     data = parts[0] if len(parts) == 1 else b"".join(parts)
     if len(data) > limit:
-        raise _refused(path, f"larger than the {limit}-byte limit")
+        raise _refused(path, f"larger than the {limit}-byte limit"
+                       + (f" (raise it with {override})" if override else ""))
     return data
 
 
@@ -443,7 +459,8 @@ def parse_yaml(data: bytes, source: str) -> Any:
 
 
 def read_yaml(path: Path) -> Any:
-    return parse_yaml(read_bytes_capped(path, min(max_yaml_bytes(), max_record_bytes())),
+    return parse_yaml(read_bytes_capped(path, min(max_yaml_bytes(), max_record_bytes()),
+                                      "GATE_MAX_YAML_BYTES"),
                       str(path))
 
 

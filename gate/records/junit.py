@@ -175,4 +175,4 @@ def load(path: Path) -> Report | None:
     """The report at ``path``; ``None`` when no report was written (no such file)."""
     if not lexists(path):
         return None
-    return parse(read_bytes_capped(path, max_junit_bytes()), str(path))
+    return parse(read_bytes_capped(path, max_junit_bytes(), "GATE_MAX_JUNIT_BYTES"), str(path))

@@ -13,6 +13,7 @@ from gate.errors import GateInputError
 from gate.records import schemas
 from gate.records.files import (
     canonical_json,
+    max_report_bytes,
     parse_json,
     read_bytes_capped,
     read_json,
@@ -127,8 +128,15 @@ def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
 
 
 def write_report(path: Path, report: dict[str, Any]) -> None:
+    """Check and write a report; one larger than the gate reads back is refused (exit 2)."""
     check_report(report, f"{path} (report being written)")
-    write_replace(path, canonical_json(report) + b"\n")
+    data = canonical_json(report) + b"\n"
+    if len(data) > max_report_bytes():
+        raise GateInputError(str(path), "(report being written)",
+                             f"{len(data)} bytes, over the {max_report_bytes()} bytes a report "
+                             "may hold (raise GATE_MAX_REPORT_BYTES for every step that reads "
+                             "it)")
+    write_replace(path, data)
 
 
 #: The only (gate, action) that may carry each opening status; everything else is rejected.
@@ -196,4 +204,6 @@ def check_distinct_attempts(records: list[tuple[str, Mapping[str, Any]]]) -> Non
 
 
 def load_report(path: Path) -> dict[str, Any]:
-    return check_report(read_json(path), str(path))
+    """A report, read with the report cap (:func:`gate.records.files.max_report_bytes`)."""
+    data = read_bytes_capped(path, max_report_bytes(), "GATE_MAX_REPORT_BYTES")
+    return check_report(parse_json(data, str(path)), str(path))
