@@ -20,7 +20,8 @@ anything = st.text(max_size=300) | st.sampled_from([
 @given(anything)
 def test_inline_decodes_back_to_the_one_line_text(text: str) -> None:
     out = markdown.inline(text)
-    assert html.unescape(out) == markdown.one_line(text)
+    # (a ZERO WIDTH SPACE after each @, # and GH-: never a mention or reference, test_mentions)
+    assert html.unescape(out).replace("\u200b", "") == markdown.one_line(text)
 
 
 @given(anything)

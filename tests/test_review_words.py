@@ -113,8 +113,8 @@ def test_a_frozen_test_tells_the_reviewer_nothing_is_needed_and_the_owner_when()
     (frozen,) = [p for p in g.one_of_each()["pairs"] if p["status"] == "frozen"]
     text = "\n".join(review.next_step(frozen, NOW, 30, g.VIEW))
     assert text.startswith("**Next step:** nothing for this change")
-    assert "The owner (&#64;parsers) fixes the free-server failure before the freeze ends, " \
-           "2026-09-26 14:13 UTC, in 5 days" in text
+    assert ("The owner (&#64;&#8203;parsers) fixes the free-server failure before the freeze "
+            "ends, 2026-09-26 14:13 UTC, in 5 days") in text
 
 
 @pytest.mark.parametrize("repro", ["@reproduce_failure('6.170.17', b'AEFk')",

@@ -9,7 +9,9 @@ such string that reaches a job summary or a check run goes through one of these 
   and never a table column separator), CR/LF/TAB become spaces, other control, bidi and
   line-separator characters become visible ``\\uXXXX`` text, and a first character that is not
   a letter is encoded too so the text can never start a block (heading, list, quote, fence,
-  indented code, setext underline).
+  indented code, setext underline). It also never mentions or cross-references anyone: a
+  ZERO WIDTH SPACE (``&#8203;``) follows every ``@`` and ``#`` and the ``-`` of ``GH-`` before
+  a digit (see :func:`inline` for why that one).
 * :func:`code_line` makes text safe as one line *inside* a fenced code block, where nothing is
   decoded: only control, bidi and line-separator characters are replaced by visible escapes, so
   ordinary values stay verbatim. :func:`code_block` picks a fence longer than any backtick run.
@@ -135,13 +137,36 @@ def _ref(ch: str) -> str:
     return f"&#{ord(ch)};"
 
 
+#: Written after ``@``, ``#`` and a ``GH-`` reference's ``-`` (see :func:`inline`).
+NO_LINK = "&#8203;"
+_GH_REFERENCE = re.compile(r"(?<![0-9A-Za-z_])gh-(?=[0-9])", re.IGNORECASE)
+
+
 def inline(text: str, max_chars: int | None = None) -> str:
-    """One line of Markdown/HTML-safe text (see module doc); ``max_chars`` cuts the raw text."""
+    """One line of Markdown/HTML-safe text (see module doc); ``max_chars`` cuts the raw text.
+
+    No mention, no reference: GitHub links ``@user``, ``@org/team``, ``#123``,
+    ``owner/repo#123`` and ``GH-123`` in the text of a rendered comment, job summary or check
+    run (after Markdown, so a numeric reference such as ``&#64;`` or ``&#35;``, which is decoded
+    back to the same character first, does not stop it), except inside code and links. A ZERO
+    WIDTH SPACE right after the ``@``, ``#`` or ``GH-`` does: the name or number no longer
+    follows it. That is what Renovate (renovatebot/renovate ``lib/util/markdown.ts``,
+    ``sanitizeMarkdown``) writes into every pull request body it opens on GitHub, for this very
+    reason; ``@<!-- -->name`` relies on GitHub keeping the comment's text nodes apart, and a
+    code span would show ``&#..;`` escapes verbatim. The character is invisible when shown (and
+    appears in a copy of the text). Commit SHAs (``a5c3785``) and ``owner/repo@sha`` are
+    autolinked too, but a link to a commit notifies no one and adds nothing to an issue's
+    timeline; the ``@`` of the second form gets the space anyway."""
     raw = text if max_chars is None else truncate(text, max_chars)
     flat = one_line(raw)
     out = [_ref(ch) if ch in _INLINE_SPECIAL else ch for ch in flat]
     if out and not ("a" <= flat[0].lower() <= "z"):
         out[0] = _ref(flat[0])
+    for index, ch in enumerate(flat):
+        if ch in "@#":
+            out[index] += NO_LINK
+    for match in _GH_REFERENCE.finditer(flat):
+        out[match.end() - 1] += NO_LINK
     return "".join(out)
 
 
