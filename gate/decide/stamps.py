@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gate.decide import digest
+from gate.decide import digest, when
 
 LOCAL = "local-pinned"
 FREE = "free-server"
@@ -67,7 +67,8 @@ def _freeze_check(
     if all(now >= e.expires for e in entries):
         return StampResult("reject_freeze_expired", 6, "the allowlist entry has expired")
     return StampResult("freeze_inside_server_class", 6,
-                       f"frozen inside {FREE} until {card_expiry} (card); local-pinned is green")
+                       f"frozen inside {FREE} until {when.utc_date(card_expiry)} (the card's "
+                       "freeze_expires_at); local-pinned is green")
 
 
 def generator_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str | None:

@@ -299,6 +299,13 @@ def _failure_lines(run: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _same_failure(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    """Two runs' failure and Hypothesis settings are byte for byte the same (what a red block
+    would print for each)."""
+    return bool(_failure(first)) and _failure(first) == _failure(second) and (
+        first.get("hypothesis") == second.get("hypothesis"))
+
+
 HYPOTHESIS_KEYS = ("seed", "max_examples", "derandomize", "database", "deadline_ms",
                    "examples_run")
 
@@ -573,10 +580,18 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
     out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
+    shown: list[Mapping[str, Any]] = []
     for run in _runs(pair)[:4]:
+        same = next((r for r in shown if _same_failure(r, run)), None)
+        if same is not None:  # byte for byte what another class printed: say so, once
+            out += [f"{markdown.inline(str(run.get('server_class', '')))}: the same failure on "
+                    f"the same example as {markdown.inline(str(same.get('server_class', '')))}"
+                    " (and the same Hypothesis settings).", ""]
+            continue
         out += _failure_lines(run)
         if _failure(run):
             out += _hypothesis_line(run)
+            shown.append(run)
     silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
               if r.get("outcome") == "assert_fail" and not _failure(r)
               and str(r.get("run_id")) not in earlier]
@@ -800,7 +815,8 @@ def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
         until = suggested_expiry(now, max_days)
         return (f"Next step: fix it, or add an allowlist entry for this test in free-server "
                 f"(owner, reason, issue, expires at most {max_days} days ahead, e.g. "
-                f"{until} = {when.utc_date(until)}) and the card field freeze_expires_at; "
+                f"{when.utc_date(until)}, written as expires: {until}) and the card field "
+                "freeze_expires_at; "
                 "see the job summary.")
     if action == "reject_run_retry_new_id":
         causes = [f"{r.get('server_class')}: "
@@ -847,15 +863,51 @@ PLAIN_STEPS = {
 }
 
 
+#: Bounds of the failure text an annotation carries (the check run's block has the rest).
+ANNOTATION_FAILURE_CHARS = {"message": 600, "example": 1000}
+
+
+def annotation_failures(pair: Mapping[str, Any]) -> list[str]:
+    """Each red run's assertion message and falsifying example, bounded, as plain lines; a run
+    whose failure is byte for byte another's is named, not repeated."""
+    out: list[str] = []
+    shown: list[Mapping[str, Any]] = []
+    for run in _runs(pair)[:4]:
+        failure = _failure(run)
+        if not failure:
+            continue
+        cls = str(run.get("server_class", ""))
+        same = next((r for r in shown if _same_failure(r, run)), None)
+        if same is not None:
+            out.append(markdown.one_line(f"{cls}: the same failure on the same example as "
+                                         f"{same.get('server_class', '')}"))
+            continue
+        shown.append(run)
+        message, kind = failure.get("message"), failure.get("type")
+        if isinstance(message, str) and message.strip():
+            head = f"{kind}: " if isinstance(kind, str) and kind else ""
+            out.append(markdown.one_line(
+                f"Failure ({cls}): "
+                + markdown.truncate(head + message, ANNOTATION_FAILURE_CHARS["message"])))
+        example = failure.get("example")
+        if isinstance(example, str) and example.strip():
+            out.append(markdown.one_line(
+                f"Falsifying example ({cls}): "
+                + markdown.truncate(" ".join(example.split()),
+                                    ANNOTATION_FAILURE_CHARS["example"])))
+    return out
+
+
 def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
-    """An annotation's message (plain text): what happened, the cause and next step, and the
-    four SPEC §4 lines."""
+    """An annotation's message (plain text): what happened, the cause and next step, the
+    assertion message and falsifying example (bounded), and the four SPEC §4 lines."""
     said = words(pair)
     reason = str(pair.get("reason", ""))
     if pair.get("action") != "reject_run_retry_new_id" and reason and reason not in said:
         said += f": {reason}"  # (the retry reason's advice is replaced by the real cause)
     return "\n".join([markdown.one_line(said),
                       markdown.one_line(plain_next_step(pair, now, max_days)),
+                      *annotation_failures(pair),
                       *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
 
 
