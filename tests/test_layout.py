@@ -35,7 +35,8 @@ ALLOWED: dict[str, set[str]] = {
 # Third-party packages each role may import (the standard library is always allowed).
 THIRD_PARTY: dict[str, set[str]] = {
     "decide": set(),
-    "records": {"yaml", "jsonschema", "fastjsonschema", "junitparser", "referencing"},
+    "records": {"yaml", "jsonschema", "fastjsonschema", "junitparser", "referencing",
+                "cryptography"},  # cryptography: signed stamps (gate/records/signing.py)
     "github": set(),  # PyGithub and its transport only from gate/github/checks.py, see below
     "agent": set(),
     "testrun": {"pytest", "_pytest", "hypothesis"},

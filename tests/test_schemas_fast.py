@@ -28,6 +28,18 @@ BASES["ledger-entry"].append({
     "expected": None})
 BASES["policy"].append({"allowlist": [allow_entry()]})
 BASES["report"].append(make_report(rejected=2, frozen=1, accepted=1))
+BASES["policy"].append({"signing": {"mode": "ed25519", "require": "local-pinned", "keys": {
+    "local-pinned": [{"id": "pinned-1", "public_key": "A" * 43 + "="}]}}})
+BASES["stamp-set"] = [{
+    "_type": "https://in-toto.io/Statement/v1",
+    "subject": [{"name": "s1.json", "digest": {"sha256": SHA}}],
+    "predicateType": "https://github.com/agent-patch-gate/gate/stamp-set/v1",
+    "predicate": {"server_class": "local-pinned", "repository": "o/r", "repository_id": "12",
+                  "run_id": "42", "run_attempt": 1, "job": "stamp",
+                  "artifact": "gate-stamps-local-pinned-stamp-1-0a1b2c3d", "head_sha": "b" * 40,
+                  "manifest_sha256": SHA, "policy_sha256": None}}]
+BASES["dsse-envelope"] = [{"payloadType": "application/vnd.in-toto+json", "payload": "e30=",
+                           "signatures": [{"keyid": "k", "sig": "A" * 86 + "=="}]}]
 BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]

@@ -1,7 +1,8 @@
 """The action's set-up: what each mode installs, all of it locked by hash.
 
 Stamp mode installs ``requirements/stamp.lock`` only: a subset of ``action.lock`` (same versions
-and hashes), enough for ``gate action`` in stamp mode, without PyGithub or cryptography.
+and hashes), enough for ``gate action`` in stamp mode and its signing step (cryptography),
+without PyGithub.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "gate" / "examples"
 #: Import names of what action.lock holds beyond stamp.lock.
 GATE_ONLY = ("github", "requests", "urllib3", "certifi", "idna", "charset_normalizer", "jwt",
-             "nacl", "cffi", "pycparser", "cryptography")
+             "nacl")
 
 
 def _entries(name: str) -> dict[str, tuple[str, frozenset[str]]]:
@@ -34,7 +35,7 @@ def test_stamp_lock_is_a_subset_of_action_lock() -> None:
     stamp, full = _entries("stamp.lock"), _entries("action.lock")
     assert set(stamp) == {"attrs", "fastjsonschema", "jsonschema", "jsonschema-specifications",
                           "junitparser", "pyyaml", "referencing", "rpds-py",
-                          "typing-extensions"}
+                          "typing-extensions", "cryptography", "cffi", "pycparser"}
     for name, pinned in stamp.items():
         assert full[name] == pinned, name
     assert "pygithub" in full and "cryptography" in full

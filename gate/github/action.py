@@ -95,11 +95,13 @@ class Settings:
     attempt_id: str = ""
     # stamp mode on the recorder route: run only the gated tests, or every collected one
     tests: str = "gated"
+    # the signing step (after the stamp step): the artifact the stamps go into
+    artifact_name: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
         mode = env.get("GATE_MODE", "gate").strip() or "gate"
-        if mode not in ("gate", "stamp"):
+        if mode not in ("gate", "stamp", "sign"):  # sign: action.yml's own signing step
             raise GateInputError("mode", "(input)", f"must be gate or stamp, not {mode!r}")
         prefix = env.get("GATE_ARTIFACT_PREFIX", "gate-stamps").strip() or "gate-stamps"
         if not _PREFIX.match(prefix):
@@ -148,6 +150,7 @@ class Settings:
             receipt_dir=env.get("GATE_RECEIPT_DIR", "").strip(),
             attempt_id=env.get("GATE_ATTEMPT_ID", "").strip(),
             tests=tests,
+            artifact_name=env.get("GATE_ARTIFACT_NAME", "").strip(),
         )
 
     @property
@@ -294,6 +297,108 @@ def _stamp_summary(settings: Settings, out: Path, name: str, recorder: bool,
         publish.surface_not_written("GITHUB_STEP_SUMMARY", "job summary", exc)
 
 
+def _signing_key(env: Mapping[str, str], workspace: str) -> tuple[bytes, str] | None:
+    """The signing key's PEM and what to call it in errors: the ``signing-key`` input (a
+    secret's content) or the file ``signing-key-file`` names, which must lie outside the
+    workspace (the code under test can write the workspace); None when neither is given."""
+    content = env.get("GATE_SIGNING_KEY", "")
+    path = env.get("GATE_SIGNING_KEY_FILE", "").strip()
+    if content.strip() and path:
+        raise GateInputError("signing-key", "(input)", "give signing-key or signing-key-file, "
+                             "not both")
+    if content.strip():
+        return content.encode("utf-8"), "signing-key (input)"
+    if not path:
+        return None
+    from gate.records.files import read_bytes_capped
+
+    where = os.path.realpath(path)
+    root = os.path.realpath(workspace) if workspace else ""
+    if root and (where == root or where.startswith(root.rstrip("/") + "/")):
+        raise GateInputError(path, "signing-key-file", "inside the workspace, which the code "
+                             "under test can write; fix: keep the key outside it (a secret, or "
+                             "a file only the runner's user reads)")
+    return read_bytes_capped(Path(path), 64 << 10), path
+
+
+def _sign(settings: Settings, env: Mapping[str, str]) -> int:
+    """The stamp job's signing step: one stamp-set statement over every stamp file of the
+    folder the stamp step wrote, signed (ed25519: a DSSE envelope) into that folder, which the
+    next step uploads. Policy ``signing.mode`` off: nothing is signed (one log line)."""
+    from gate.decide.signing import DSSE_NAME, SIGSTORE_NAME
+    from gate.github import rerun, workflow
+    from gate.records import policy, signing
+    from gate.records.files import is_regular_file, read_bytes_capped, write_once
+
+    if settings.server_class not in ("local-pinned", "free-server"):
+        raise GateInputError("server-class", "(input)",
+                             "stamp mode needs server-class local-pinned or free-server")
+    policy_path = Path(settings.policy) if settings.policy else None
+    if policy_path is not None and not is_regular_file(policy_path):
+        policy_path = None
+    sign = policy.load(policy_path).signing
+    key = _signing_key(env, env.get("GITHUB_WORKSPACE", "").strip())
+    if sign.mode == "off":
+        if key is not None:
+            raise GateInputError(settings.policy or "(policy)", "signing.mode",
+                                 "off, but a signing key was given; fix: set signing.mode "
+                                 "ed25519 in the policy (reviewed), or drop the key input")
+        print(workflow.log_line("agent-patch gate: the stamps are not signed (policy "
+                                "signing.mode is off)"))
+        return 0
+    out = Path(settings.stamps_dir)
+    name = settings.artifact_name
+    facts = signing.artifact_facts(name, settings.artifact_prefix)
+    if (facts is None or facts != (settings.server_class, settings.job,
+                                   rerun.attempt_of(env)) or out.name != name):
+        raise GateInputError("GATE_ARTIFACT_NAME", "(env)",
+                             f"{name[:200]!r} is not this stamp step's artifact (folder "
+                             f"{out.name[:200]!r})")
+    run_id = env.get("GITHUB_RUN_ID", "").strip()
+    manifest = read_bytes_capped(Path(settings.manifest))
+    predicate: dict[str, object] = {
+        "server_class": settings.server_class,
+        "repository": env.get("GITHUB_REPOSITORY", "").strip(),
+        "repository_id": env.get("GITHUB_REPOSITORY_ID", "").strip(),
+        "run_id": run_id, "run_attempt": rerun.attempt_of(env), "job": settings.job,
+        "artifact": name, "head_sha": env.get("GITHUB_SHA", "").strip().lower(),
+        "manifest_sha256": signing.sha256_hex(manifest),
+        "policy_sha256": (signing.sha256_hex(read_bytes_capped(policy_path))
+                          if policy_path is not None else None),
+    }
+    if env.get("GITHUB_WORKFLOW_REF", "").strip():
+        predicate["workflow_ref"] = env["GITHUB_WORKFLOW_REF"].strip()
+    files = signing.stamp_files(out)
+    if not files:
+        raise GateInputError(str(out), "(folder)", "no stamps to sign")
+    statement = signing.statement(files, predicate)
+    if sign.mode == "sigstore":
+        bundle = signing.sigstore_signer()(statement, env=env)
+        write_once(out / SIGSTORE_NAME, bundle)
+        print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed (Sigstore)"))
+        return 0
+    if key is None:
+        if sign.required(settings.server_class):
+            raise GateInputError("signing-key", "(input)",
+                                 f"missing: the policy requires {settings.server_class} stamps "
+                                 "signed (ed25519); fix: give signing-key: ${{ secrets.<the "
+                                 f"{settings.server_class} key> }} or signing-key-file")
+        print(workflow.log_line(f"agent-patch gate: the stamps are not signed (no key given; "
+                                f"the policy does not require {settings.server_class} stamps "
+                                "signed)"))
+        return 0
+    private = signing.load_private_key(key[0], key[1])
+    listed = signing.key_for(private, sign.keys_of(settings.server_class),
+                             settings.server_class, settings.policy or "(policy)")
+    envelope = signing.sign_envelope(statement, private, listed.id)
+    from gate.records.files import canonical_json
+
+    write_once(out / DSSE_NAME, canonical_json(envelope))
+    print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed with the "
+                            f"{settings.server_class} key {listed.id!r} (ed25519)"))
+    return 0
+
+
 def _receipt_section(settings: Settings) -> dict[str, Any] | None:
     """SPEC §5 through the action: the receipt must be in ``receipt-dir``/``attempt-id``,
     bootstrapped there, and name the generation minted there (``workspace-generation``, when
@@ -415,19 +520,53 @@ def foreign_run(settings: Settings, env: Mapping[str, str]) -> ForeignRun | None
                       tuple(numbers))
 
 
+def _signed(settings: Settings, directory: Path, loaded: list[Any], signing: Any,
+            env: Mapping[str, str], foreign: ForeignRun | None) -> list[Any]:
+    """``loaded`` (the stamps under ``directory``) with every stamp the policy requires signed
+    and no valid envelope of its own artifact covers marked refused (pairing row 0). Stamps of
+    ``foreign``'s run must name that run; this run's, this run, attempt at most this one, and
+    this commit."""
+    from gate.records import pairing
+    from gate.records import signing as signed
+
+    if signing.require == "off":
+        return loaded
+    from gate.decide.signing import Expect
+    from gate.github import rerun
+
+    repository = foreign.repository if foreign is not None else env.get("GITHUB_REPOSITORY", "")
+    run_id = foreign.run_id if foreign is not None else env.get("GITHUB_RUN_ID", "").strip()
+    attempt = 10**9 if foreign is not None else rerun.attempt_of(env)
+    head = "" if foreign is not None else env.get("GITHUB_SHA", "").strip().lower()
+
+    def expect(artifact: str, server_class: str, job: str, run_attempt: int) -> Expect:
+        return Expect(artifact, server_class, job, run_attempt, repository,
+                      env.get("GITHUB_REPOSITORY_ID", "").strip(), (run_id,), attempt, head)
+
+    why = signed.refusals(directory, [(i.source, i.stamp["server_class"]) for i in loaded],
+                          signing, settings.artifact_prefix, expect)
+    return pairing.refuse(loaded, why)
+
+
 def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
-            now: int, remembered: Any = ()) -> list[Any]:
-    """Pair the downloaded stamps. From another run, a fork's local-pinned stamps are refused:
-    a fork speaks for the free server it ran on, never for the runner the base repository
-    controls; that class must come from this (trusted) run's own artifacts."""
+            now: int, remembered: Any = (), env: Mapping[str, str] | None = None) -> list[Any]:
+    """Pair the downloaded stamps, after the signature check (:func:`_signed`). From another
+    run, a fork's local-pinned stamps are refused: a fork speaks for the free server it ran
+    on, never for the runner the base repository controls; that class must come from this
+    (trusted) run's own artifacts."""
+    from gate.decide.signing import SigningPolicy
     from gate.records import pairing
 
+    signing = pol.signing if pol is not None else SigningPolicy()
+    env = env if env is not None else {}
     if not settings.stamps_dir:
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
     if foreign is None:
-        return pairing.decide_by_policy(
-            pairing.collect_some(Path(settings.stamps_dir), settings.artifact_prefix), pol, now,
-            remembered)
+        directory = Path(settings.stamps_dir)
+        loaded = _signed(settings, directory,
+                         pairing.collect_some(directory, settings.artifact_prefix), signing,
+                         env, None)
+        return pairing.decide_by_policy(loaded, pol, now, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
         for item in theirs:
@@ -439,6 +578,9 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
                     "local-pinned class; stamp it in the trusted workflow_run workflow")
     ours = (pairing.collect(Path(settings.trusted_dir), settings.artifact_prefix)
             if settings.trusted_dir else [])
+    theirs = _signed(settings, Path(settings.stamps_dir), theirs, signing, env, foreign)
+    if settings.trusted_dir:
+        ours = _signed(settings, Path(settings.trusted_dir), ours, signing, env, None)
     seen = {item.stamp["run_id"]: item for item in ours}
     for item in theirs:
         if item.stamp["run_id"] in seen:
@@ -479,7 +621,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     memory = rerun.earlier_reds(github_env, settings.check_name)  # attempt > 1 only
     for line in memory.notes:
         print(workflow.log_line(line))
-    decisions = _decide(settings, foreign, pol, now, memory.remembered)
+    decisions = _decide(settings, foreign, pol, now, memory.remembered, env)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
     try:
@@ -500,6 +642,10 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         built, github_env, name=settings.check_name, view=view,
         memory=rerun.record_text(github_env, reds))
     notes = [*memory.notes, *notes]
+    if pol.signing.mode == "off":
+        from gate.decide.signing import UNSIGNED_NOTICE
+
+        notes.append(UNSIGNED_NOTICE)
     if foreign is not None:
         notes = [foreign.note(), *notes]
     publish.write_summary(built, url, notes, None, github_env, view=view)
@@ -668,9 +814,13 @@ def run(env: Mapping[str, str] | None = None, *,
         settings = Settings.from_env(environ)
         if settings.mode == "stamp":
             return _stamp(settings, gate_main, environ)
+        if settings.mode == "sign":
+            return _sign(settings, environ)
         return _gate(settings, environ)
     except GateInputError as exc:
-        if mode == "gate":
+        if mode == "sign":
+            _report_stamp_failure(exc, environ)
+        elif mode == "gate":
             _report_bad_input(exc, environ)
         elif mode == "stamp":
             fixed = stamp_error(exc, environ) or exc

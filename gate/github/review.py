@@ -62,6 +62,8 @@ WORDS = {
     "reject_unclassified": "no row of the stamp gate matched",
     "reject_missing_stamp": "only one server class ran this test",
     "reject_duplicate_stamps": "one server class has more than one conclusive stamp",
+    "reject_unsigned_stamp": "a stamp is not covered by a valid signature of its own artifact, "
+                             "which the policy requires for its class",
     "accept_candidate": "green in both server classes",
 }
 
@@ -505,6 +507,9 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
     if action == "reject_duplicate_stamps":
         return ["**Next step:** each stamp job attempt must upload its stamps once; re-run the "
                 "stamp jobs so each class has one conclusive run."]
+    if action == "reject_unsigned_stamp":
+        return ["**Next step:** " + PLAIN_STEPS[action] + " The reason above names the "
+                "artifact and the field that failed."]
     if action == "freeze_inside_server_class":
         freeze = pair.get("freeze")
         owner, ends = "the owner", ""
@@ -860,6 +865,9 @@ PLAIN_STEPS = {
                                "re-run both (the job summary says what differs).",
     "reject_missing_stamp": "run the missing class's stamp job for this commit.",
     "reject_duplicate_stamps": "re-run the stamp jobs so each class has one conclusive run.",
+    "reject_unsigned_stamp": "the stamp job of that class must sign its stamps (its "
+                             "signing-key, README Signed stamps); re-run it. A changed, added or "
+                             "moved stamp is never accepted.",
 }
 
 

@@ -11,6 +11,9 @@ Deciding (pure, :func:`decide_test`), per test id, rows in order:
 ==  ================================================================  ========================
 #   condition                                                          action (gate)
 ==  ================================================================  ========================
+0   a stamp of a class the policy requires signed is not covered by    reject_unsigned_stamp
+    exactly one subject of a valid envelope of its own artifact        (pairing)
+    (gate/records/signing.py, :func:`refuse`)
 1   a server class has no stamp for the test (that class did not run)  reject_missing_stamp
                                                                        (pairing)
 2   after discarding the runs that ended in ``resource_exit`` or        reject_duplicate_stamps
@@ -55,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.decide import digest, stamps
+from gate.decide.signing import ENVELOPE_NAMES, REFUSED
 from gate.errors import GateInputError
 from gate.records import forked, report
 from gate.records import load as records
@@ -69,6 +73,13 @@ CONCLUSIVE = ("pass", "assert_fail")
 class Loaded:
     stamp: dict[str, Any]
     source: str  # the file, relative to the stamps folder
+    #: Why the signature check refused this stamp (row 0), or None (gate/records/signing.py).
+    refused: str | None = None
+
+
+def refuse(loaded: Sequence[Loaded], why: Mapping[str, str]) -> list[Loaded]:
+    """``loaded`` with each stamp whose source ``why`` names marked refused (row 0)."""
+    return [Loaded(i.stamp, i.source, why[i.source]) if i.source in why else i for i in loaded]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +127,7 @@ def _files(directory: Path) -> list[str]:
                 raise GateInputError(entry.path, "(file)", "symbolic link refused")
             if entry.is_dir(follow_symlinks=False):
                 pending.append(entry.path)
-            elif entry.name.endswith(".json"):
+            elif entry.name.endswith(".json") and entry.name not in ENVELOPE_NAMES:
                 if not entry.is_file(follow_symlinks=False):
                     raise GateInputError(entry.path, "(file)", "not a regular file")
                 found.append(entry.path)
@@ -379,6 +390,17 @@ def _decide_test(
         runs.sort(key=_order)
     ordered = by_class[stamps.LOCAL] + by_class[stamps.FREE]
     reruns = _reruns(test_id, by_class[stamps.LOCAL]) + _reruns(test_id, by_class[stamps.FREE])
+    refused = [i for i in ordered if i.refused is not None]
+    if refused:  # row 0: before every pairing row
+        first = refused[0]
+        entry = _pairing_entry(
+            test_id, REFUSED, 0,
+            f"{first.stamp['server_class']} stamp {first.source} unsigned or wrongly signed: "
+            f"{first.refused}"[:4096],
+            ordered)
+        if remembered:
+            entry = _with_memory(entry, remembered)
+        return TestDecision(test_id, entry, reruns)
     missing = [c for c in stamps.CLASSES if not by_class[c]]
     if missing:
         entry = _pairing_entry(test_id, "reject_missing_stamp", 1,

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.decide import halt, when
+from gate.decide.signing import SigningPolicy
 from gate.decide.stamps import FREE as FREE_SERVER
 from gate.decide.stamps import AllowEntry
 from gate.errors import GateInputError
@@ -47,6 +48,7 @@ class Policy:
     max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
     added: tuple[int | None, ...] = ()  # per allowlist entry, same order
     issues: tuple[str | int | None, ...] = ()  # per allowlist entry, same order
+    signing: SigningPolicy = field(default_factory=SigningPolicy)
 
     def issue_of(self) -> dict[tuple[str, str], str | int]:
         """(test_id, server_class) -> the entry's ``issue``, for the report."""
@@ -115,7 +117,74 @@ def from_record(record: Any, source: str) -> Policy:
     codes = tuple(record.get("timeouts", {}).get("exit_codes", DEFAULT_TIMEOUT_EXIT_CODES))
     return Policy(tuple(entries), halt_policy, codes,
                   record.get("max_freeze_days", DEFAULT_MAX_FREEZE_DAYS), tuple(added),
-                  tuple(issues))
+                  tuple(issues), signing_policy(record.get("signing"), source))
+
+
+def signing_policy(raw: Any, source: str) -> SigningPolicy:
+    """The ``signing:`` section (schema-valid already), checked for what the schema cannot say:
+    a key listed twice (by id or by bytes: one key for two classes would let one class sign for
+    the other), a requirement without a mode, a mode without what it needs."""
+    import base64
+    import binascii
+
+    from gate.decide.signing import Key
+
+    if raw is None:
+        return SigningPolicy()
+    # YAML 1.1 reads an unquoted ``off`` as false (the schema allows false for off)
+    mode = raw.get("mode", "off") or "off"
+    require = raw.get("require", "off") or "off"
+    keys: list[tuple[str, Key]] = []
+    ids: dict[str, str] = {}
+    seen: dict[bytes, str] = {}
+    for owner, listed in raw.get("keys", {}).items():
+        for index, item in enumerate(listed):
+            where = f"signing.keys.{owner}.{index}"
+            try:
+                public = base64.b64decode(item["public_key"], validate=True)
+            except (binascii.Error, ValueError):
+                public = b""
+            if len(public) != 32:
+                raise GateInputError(source, f"{where}.public_key",
+                                     "not base64 of 32 raw ed25519 bytes; fix: paste the "
+                                     "public_key line gate signing keygen printed")
+            if item["id"] in ids:
+                raise GateInputError(source, f"{where}.id",
+                                     f"{item['id']!r} is also {ids[item['id']]}; fix: give "
+                                     "each key its own id")
+            if public in seen:
+                raise GateInputError(source, f"{where}.public_key",
+                                     f"the same key as {seen[public]}: one key must never "
+                                     "sign for two classes (or for the gate); fix: generate "
+                                     "a key per class")
+            ids[item["id"]] = where
+            seen[public] = where
+            keys.append((owner, Key(item["id"], public)))
+    if mode == "off" and require != "off":
+        raise GateInputError(source, "signing.require",
+                             f"{require} needs signing.mode sigstore or ed25519 (mode is off)")
+    if mode == "ed25519":
+        need = {"off": (), "local-pinned": ("local-pinned",),
+                "all": ("local-pinned", "free-server")}[require]
+        for owner in need:
+            if not any(o == owner for o, _ in keys):
+                raise GateInputError(source, f"signing.keys.{owner}",
+                                     f"missing: require {require} in ed25519 mode needs the "
+                                     f"public keys allowed to sign {owner} stamps")
+    elif keys:
+        raise GateInputError(source, "signing.keys",
+                             f"only for mode ed25519 (mode is {mode}): remove it or set the "
+                             "mode")
+    workflows = tuple(raw.get("sigstore", {}).get("signer_workflows", ()))
+    if mode == "sigstore" and not workflows:
+        raise GateInputError(source, "signing.sigstore.signer_workflows",
+                             "missing: sigstore mode needs the build signer URIs allowed to "
+                             "sign stamps")
+    if mode != "sigstore" and "sigstore" in raw:
+        raise GateInputError(source, "signing.sigstore",
+                             f"only for mode sigstore (mode is {mode}): remove it or set the "
+                             "mode")
+    return SigningPolicy(mode, require, tuple(keys), workflows)
 
 
 def load(path: Path | None) -> Policy:

@@ -45,6 +45,8 @@ NAMES = (
     "recorder-plan",
     "recorder-results",
     "rerun-memory",
+    "stamp-set",
+    "dsse-envelope",
 )
 
 

@@ -32,6 +32,21 @@ def _cancel(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+#: What the test command never gets, whatever the route: GitHub's OIDC request variables (with
+#: them, code under test could mint a token and sign as the job, Sigstore mode) and the signing
+#: key inputs (action.yml gives them only to the signing step; dropped here too if present).
+WITHHELD = ("ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+            "GATE_SIGNING_KEY", "GATE_SIGNING_KEY_FILE")
+
+
+def command_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    """The test command's environment: ``env`` (or this process's) without :data:`WITHHELD`."""
+    base = dict(os.environ if env is None else env)
+    for name in WITHHELD:
+        base.pop(name, None)
+    return base
+
+
 def run_command(
     argv: Sequence[str],
     timeout: float | None,
@@ -51,8 +66,7 @@ def run_command(
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True,
-                                env=dict(env) if env is not None else None)
+                                start_new_session=True, env=command_env(env))
     except FileNotFoundError:
         raise GateInputError(argv[0], "(command)", "no such command") from None
     except OSError as exc:

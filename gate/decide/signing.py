@@ -1,0 +1,128 @@
+"""Signed stamps (issue 21): what the policy requires, and whether a verified stamp-set
+statement speaks for the stamps it covers. Pure: no files, no clock, no environment.
+
+The policy's ``signing:`` section (``schemas/policy.schema.json``) says how the stamp jobs sign
+(``mode``) and whose stamps the gate job refuses unsigned (``require``). A stamp of a class that
+must be signed is refused before every pairing row (``reject_unsigned_stamp``, row 0 of the
+pairing table, gate/records/pairing.py) unless exactly one subject of a valid envelope of its
+own artifact covers it, and that envelope's statement names this repository, this run (or the
+``workflow_run`` run decided on), the attempt and job of its artifact, and the stamp's class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+LOCAL = "local-pinned"
+FREE = "free-server"
+GATE = "gate"
+MODES = ("off", "sigstore", "ed25519")
+REQUIRES = ("off", "local-pinned", "all")
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+PREDICATE_TYPE = "https://github.com/agent-patch-gate/gate/stamp-set/v1"
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+#: The envelope files a stamp job writes beside its stamps (never read as stamps).
+DSSE_NAME = "gate-stamp-set.dsse.json"
+SIGSTORE_NAME = "gate-stamp-set.sigstore.json"
+ENVELOPE_NAMES = (DSSE_NAME, SIGSTORE_NAME)
+REFUSED = "reject_unsigned_stamp"
+
+#: The one line the summary carries while stamps are unsigned (mode off).
+UNSIGNED_NOTICE = ("stamps are unsigned (policy signing.mode is off): a stamp's server class "
+                   "is what the job that wrote it claims; README, Signed stamps, says how to "
+                   "turn signing on")
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    id: str
+    public_key: bytes  # the 32 raw ed25519 bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SigningPolicy:
+    mode: str = "off"
+    require: str = "off"
+    keys: tuple[tuple[str, Key], ...] = ()  # (owner: a server class or "gate", key)
+    signer_workflows: tuple[str, ...] = ()
+
+    def required(self, server_class: str) -> bool:
+        """Whether a stamp of ``server_class`` must be signed."""
+        if self.require == "all":
+            return True
+        return self.require == LOCAL and server_class == LOCAL
+
+    def keys_of(self, owner: str) -> tuple[Key, ...]:
+        return tuple(key for who, key in self.keys if who == owner)
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What a stamp-set statement must say to speak for the stamps of one artifact."""
+
+    artifact: str
+    server_class: str
+    job: str
+    run_attempt: int
+    repository: str
+    repository_id: str  # empty: not known to the gate job (then not compared)
+    run_ids: tuple[str, ...]  # this run, or the workflow_run run decided on
+    max_attempt: int  # the attempt being decided: a statement never names a later one
+    head_sha: str = ""  # empty: not compared (a workflow_run's jobs ran on another SHA)
+
+
+def predicate_problem(predicate: Mapping[str, object], expect: Expect) -> tuple[str, str] | None:
+    """(field, why) when a schema-valid predicate does not speak for ``expect``'s stamps."""
+    checks: list[tuple[str, object, object]] = [
+        ("artifact", predicate.get("artifact"), expect.artifact),
+        ("server_class", predicate.get("server_class"), expect.server_class),
+        ("job", predicate.get("job"), expect.job),
+        ("run_attempt", predicate.get("run_attempt"), expect.run_attempt),
+    ]
+    for name, got, wanted in checks:
+        if got != wanted:
+            return (f"predicate.{name}", f"{str(got)[:80]!r}, not {str(wanted)[:80]!r} (the "
+                    "artifact's own)")
+    repo = str(predicate.get("repository", ""))
+    if repo.lower() != expect.repository.lower():
+        return ("predicate.repository", f"{repo[:100]!r}, not this repository "
+                f"{expect.repository!r}")
+    rid = predicate.get("repository_id")
+    if expect.repository_id and rid != expect.repository_id:
+        return ("predicate.repository_id", f"{str(rid)[:30]!r}, not this repository's "
+                f"{expect.repository_id!r}")
+    if predicate.get("run_id") not in expect.run_ids:
+        return ("predicate.run_id", f"{str(predicate.get('run_id'))[:30]!r}, not the run "
+                f"decided on ({', '.join(expect.run_ids)})")
+    attempt = predicate.get("run_attempt")
+    if not isinstance(attempt, int) or attempt > expect.max_attempt:
+        return ("predicate.run_attempt", f"{attempt!r} is later than the attempt being decided "
+                f"({expect.max_attempt})")
+    if expect.head_sha and predicate.get("head_sha") != expect.head_sha:
+        return ("predicate.head_sha", f"{str(predicate.get('head_sha'))[:12]!r}, not the commit "
+                f"decided on ({expect.head_sha[:12]})")
+    return None
+
+
+def subject_problem(subjects: list[Mapping[str, object]], files: Mapping[str, str]
+                    ) -> tuple[str, str] | None:
+    """(field, why) when the subjects are not exactly the stamp files (name -> sha256) of the
+    artifact: a duplicate subject, a subject with no file (a stamp removed after signing) or
+    another digest (a stamp byte changed). A file no subject names is refused by the caller,
+    per stamp."""
+    names = [str(s.get("name")) for s in subjects]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            return (f"subject.{index}.name", f"{name[:100]!r} is named twice")
+    for index, subject in enumerate(subjects):
+        name = names[index]
+        digest = subject.get("digest")
+        sha = digest.get("sha256") if isinstance(digest, Mapping) else None
+        if name not in files:
+            return (f"subject.{index}.name", f"{name[:100]!r} is not in the artifact (a stamp "
+                    "removed after signing)")
+        if sha != files[name]:
+            return (f"subject.{index}.digest.sha256", f"{name[:100]!r} has other bytes than "
+                    "were signed")
+    return None

@@ -1,0 +1,331 @@
+"""Signed stamps, the file edge (issue 21): the stamp-set statement, its DSSE envelope, ed25519.
+
+The stamp job's signing step (``gate action`` with ``GATE_MODE=sign``, its own step in
+action.yml after the tests, before the upload) builds one in-toto Statement v1
+(``schemas/stamp-set.schema.json``) whose subjects are every stamp file in the stamps' folder
+(file name, sha256) and whose predicate names the job (repository, run, attempt, job, artifact,
+class, commit, manifest and policy digests); in ed25519 mode it signs it into a DSSE envelope
+(``payloadType`` ``application/vnd.in-toto+json``, the signature over the DSSE pre-auth encoding
+:func:`pae`), written as ``gate-stamp-set.dsse.json`` beside the stamps, in the same artifact.
+
+The gate job (:func:`refusals`) reads each artifact folder's envelope before pairing: an
+envelope that is not one strict JSON DSSE envelope, whose signature does not verify under a key
+the policy lists for the artifact's class, whose statement is schema-invalid or of another
+predicate type, whose predicate names another artifact, class, job, attempt, run or repository,
+or whose subjects are not exactly the folder's stamp files refuses every stamp of the folder;
+a stamp no subject names is refused alone. Each refusal names the artifact and the field.
+
+Keys: the private key is PEM (PKCS#8, ``-----BEGIN PRIVATE KEY-----``, as ``gate signing
+keygen`` and ``openssl genpkey -algorithm ed25519`` write it); the public key in the policy is
+base64 of its 32 raw bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.decide import signing as rules
+from gate.decide.signing import Expect, Key, SigningPolicy
+from gate.errors import GateInputError
+from gate.records import schemas
+from gate.records.files import canonical_json, parse_json
+
+#: An envelope is at most this big (a statement of 100,000 stamps fits).
+MAX_ENVELOPE_BYTES = 32 << 20
+
+
+class SignatureProblem(Exception):
+    """Why an envelope does not speak for its artifact's stamps: the field and the reason."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(f"{field}: {why}")
+        self.field = field
+        self.why = why
+
+
+def pae(payload_type: str, payload: bytes) -> bytes:
+    """The DSSE v1 pre-authentication encoding: what is signed, never the payload alone."""
+    kind = payload_type.encode("utf-8")
+    return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text: object, field: str) -> bytes:
+    if not isinstance(text, str):
+        raise SignatureProblem(field, "not a string")
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise SignatureProblem(field, "not standard base64") from None
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+def load_private_key(pem: bytes, source: str) -> Any:
+    """An ed25519 private key from PEM (PKCS#8); bad input names ``source``, never the key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    try:
+        key = load_pem_private_key(pem.strip() + b"\n", password=None)
+    except (ValueError, TypeError):
+        key = None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise GateInputError(source, "(key)", "not an unencrypted ed25519 private key in PEM "
+                             "(-----BEGIN PRIVATE KEY-----); fix: give the private_key that "
+                             "gate signing keygen wrote")
+    return key
+
+
+def public_bytes(private_key: Any) -> bytes:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    raw: bytes = private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return raw
+
+
+def generate() -> tuple[bytes, str]:
+    """A new key pair: (the private key as PEM, the public key as the policy spells it)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+    )
+
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+    return pem, b64(public_bytes(key))
+
+
+def key_for(private_key: Any, keys: Sequence[Key], owner: str, source: str) -> Key:
+    """The policy's entry for this private key among ``owner``'s keys, else bad input: a job
+    never signs with a key the gate would refuse (a free-server key in a local-pinned job)."""
+    public = public_bytes(private_key)
+    for key in keys:
+        if key.public_key == public:
+            return key
+    raise GateInputError(source, f"signing.keys.{owner}",
+                         f"the signing key's public key {b64(public)} is not listed for "
+                         f"{owner}; fix: add it to the policy (reviewed), or give this job "
+                         f"the {owner} key")
+
+
+def sign_envelope(statement: Mapping[str, Any], private_key: Any, keyid: str) -> dict[str, Any]:
+    payload = canonical_json(statement)
+    sig = private_key.sign(pae(rules.PAYLOAD_TYPE, payload))
+    return {"payloadType": rules.PAYLOAD_TYPE, "payload": b64(payload),
+            "signatures": [{"keyid": keyid, "sig": b64(sig)}]}
+
+
+def open_envelope(data: bytes, keys: Sequence[Key], where: str) -> bytes:
+    """The verified payload of a DSSE envelope signed by one of ``keys``; else
+    :class:`SignatureProblem` (the field and why)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        envelope = parse_json(data, where)
+        schemas.validate("dsse-envelope", envelope, where)
+    except GateInputError as exc:
+        raise SignatureProblem(f"envelope.{exc.field}", exc.message) from None
+    payload = unb64(envelope["payload"], "envelope.payload")
+    (signature,) = envelope["signatures"]
+    sig = unb64(signature["sig"], "envelope.signatures.0.sig")
+    wanted = [k for k in keys if k.id == signature["keyid"]]
+    if not wanted:
+        listed = ", ".join(k.id for k in keys) or "none"
+        raise SignatureProblem("envelope.signatures.0.keyid",
+                               f"{signature['keyid']!r} is not a key the policy lists for "
+                               f"this class ({listed})")
+    try:
+        Ed25519PublicKey.from_public_bytes(wanted[0].public_key).verify(
+            sig, pae(envelope["payloadType"], payload))
+    except InvalidSignature:
+        raise SignatureProblem("envelope.signatures.0.sig",
+                               f"does not verify under key {wanted[0].id!r}") from None
+    return payload
+
+
+# --- the statement --------------------------------------------------------------------------
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def statement(files: Mapping[str, str], predicate: Mapping[str, Any]) -> dict[str, Any]:
+    """The stamp-set statement: one subject per stamp file (name -> sha256), sorted."""
+    record = {"_type": rules.STATEMENT_TYPE,
+              "subject": [{"name": name, "digest": {"sha256": files[name]}}
+                          for name in sorted(files)],
+              "predicateType": rules.PREDICATE_TYPE, "predicate": dict(predicate)}
+    schemas.validate("stamp-set", record, "(stamp-set statement being written)")
+    return record
+
+
+def stamp_files(folder: Path) -> dict[str, str]:
+    """Every stamp file directly in ``folder`` (name -> sha256 of its bytes), envelopes and
+    the gate's report left out."""
+    from gate.records.files import read_bytes_capped
+
+    found: dict[str, str] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.endswith(".json") and path.name not in rules.ENVELOPE_NAMES:
+            found[path.name] = sha256_hex(read_bytes_capped(path))
+    return found
+
+
+def check_statement(payload: bytes, where: str) -> dict[str, Any]:
+    """The payload as a schema-valid stamp-set statement, else :class:`SignatureProblem`."""
+    try:
+        record = parse_json(payload, where)
+        if isinstance(record, dict) and record.get("predicateType") != rules.PREDICATE_TYPE:
+            raise SignatureProblem("statement.predicateType",
+                                   f"{str(record.get('predicateType'))[:100]!r}, not "
+                                   f"{rules.PREDICATE_TYPE}")
+        schemas.validate("stamp-set", record, where)
+    except GateInputError as exc:
+        raise SignatureProblem(f"statement.{exc.field}", exc.message) from None
+    assert isinstance(record, dict)
+    return record
+
+
+# --- verifying an artifact (the gate job) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Artifact:
+    """One downloaded artifact folder: its name, its stamp files' digests (by file name)."""
+
+    name: str
+    folder: Path
+    files: Mapping[str, str]
+
+
+#: Sigstore mode's verifier: (bundle bytes, what the statement must say, where) -> the verified
+#: statement payload. gate.records.sigstore_bundle.verify_bundle, looked up by :func:`sigstore`.
+BundleVerifier = Callable[..., bytes]
+
+
+def sigstore_verifier() -> BundleVerifier:
+    """The one place the sigstore mode's verifier is reached (written by the sigstore part)."""
+    try:
+        from gate.records import sigstore_bundle  # type: ignore[attr-defined,unused-ignore]
+        verify: BundleVerifier = sigstore_bundle.verify_bundle
+    except (ImportError, AttributeError):
+        raise GateInputError("signing.mode", "sigstore",
+                             "this version of the gate cannot verify Sigstore bundles yet; "
+                             "use mode ed25519") from None
+    return verify
+
+
+#: Sigstore mode's signer: (the statement, env=...) -> the bundle's bytes.
+BundleSigner = Callable[..., bytes]
+
+
+def sigstore_signer() -> BundleSigner:
+    """The one place the sigstore mode's signer is reached (written by the sigstore part)."""
+    try:
+        from gate.records import sigstore_bundle  # type: ignore[attr-defined,unused-ignore]
+        sign: BundleSigner = sigstore_bundle.sign_bundle
+    except (ImportError, AttributeError):
+        raise GateInputError("signing.mode", "sigstore",
+                             "this version of the gate cannot sign Sigstore bundles yet; use "
+                             "mode ed25519") from None
+    return sign
+
+
+def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -> set[str]:
+    """The stamp file names the artifact's valid envelope covers (see the module doc); else
+    :class:`SignatureProblem`. Files no subject names are the caller's (per stamp)."""
+    from gate.records.files import lexists, read_bytes_capped
+
+    name = rules.SIGSTORE_NAME if policy.mode == "sigstore" else rules.DSSE_NAME
+    path = artifact.folder / name
+    if not lexists(path):
+        raise SignatureProblem(name, "missing: the artifact holds no signed stamp set")
+    try:
+        data = read_bytes_capped(path, MAX_ENVELOPE_BYTES)
+    except GateInputError as exc:
+        raise SignatureProblem(name, exc.message) from None
+    where = f"{artifact.name}/{name}"
+    if policy.mode == "sigstore":
+        try:
+            payload = sigstore_verifier()(data, expect=expect, where=where)
+        except GateInputError as exc:
+            raise SignatureProblem(f"bundle.{exc.field}", exc.message) from None
+    else:
+        payload = open_envelope(data, policy.keys_of(expect.server_class), where)
+    record = check_statement(payload, where)
+    problem = rules.predicate_problem(record["predicate"], expect)
+    if problem is None:
+        problem = rules.subject_problem(record["subject"], artifact.files)
+    if problem is not None:
+        raise SignatureProblem(*problem)
+    return {str(subject["name"]) for subject in record["subject"]}
+
+
+def artifact_facts(folder_name: str, prefix: str) -> tuple[str, str, int] | None:
+    """(server class, job, attempt) from an artifact name ``<prefix>-<class>-<job>-<attempt>-
+    <8 hex>``; None when it is not spelled so."""
+    import re
+
+    for server_class in (rules.LOCAL, rules.FREE):
+        head = f"{prefix}-{server_class}-"
+        if folder_name.startswith(head):
+            match = re.fullmatch(r"([A-Za-z0-9_-]+)-([0-9]{1,9})-[0-9a-f]{8}",
+                                 folder_name[len(head):])
+            if match:
+                return server_class, match.group(1), int(match.group(2))
+    return None
+
+
+def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: SigningPolicy,
+             prefix: str, expect: Callable[[str, str, str, int], Expect]) -> dict[str, str]:
+    """source -> why, for every stamp (``sources``: (its file relative to ``directory``, its
+    server class)) of a class the policy requires signed that no valid envelope of its own
+    artifact covers. ``expect(artifact, class, job, attempt)`` says what that artifact's
+    statement must name."""
+    by_folder: dict[str, list[tuple[str, str]]] = {}
+    for source, server_class in sources:
+        if policy.required(server_class):
+            folder = source.split("/", 1)[0] if "/" in source else ""
+            by_folder.setdefault(folder, []).append((source, server_class))
+    out: dict[str, str] = {}
+    for folder, items in sorted(by_folder.items()):
+        facts = artifact_facts(folder, prefix) if folder else None
+        if facts is None:
+            for source, _ in items:
+                out[source] = (f"artifact {folder or '(none)'!r}: not a stamp artifact's own "
+                               "folder, so no envelope can cover it")
+            continue
+        server_class, job, attempt = facts
+        files = stamp_files(directory / folder)
+        artifact = Artifact(folder, directory / folder, files)
+        try:
+            covered = verify_artifact(artifact, policy,
+                                      expect(folder, server_class, job, attempt))
+        except SignatureProblem as exc:
+            for source, _ in items:
+                out[source] = f"artifact {folder!r}: {exc.field}: {exc.why}"
+            continue
+        for source, stamp_class in items:
+            name = source.split("/", 1)[1]
+            if name not in covered:
+                out[source] = (f"artifact {folder!r}: subject: no subject names {name[:100]!r}"
+                               " (a stamp added after signing)")
+            elif stamp_class != server_class:  # pairing refuses it too; never let it through
+                out[source] = (f"artifact {folder!r}: server_class: a {stamp_class} stamp in a "
+                               f"{server_class} artifact")
+    return out
