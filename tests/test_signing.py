@@ -460,3 +460,22 @@ def test_no_byte_change_of_a_signed_artifact_opens(tmp_path_factory: pytest.Temp
     except GateInputError:
         return  # a stamp no longer valid JSON or schema: bad input, exit 2, closed
     assert code == 1
+
+
+def test_keygen_writes_a_private_key_and_prints_its_policy_entry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gate.commands.main import main
+    from gate.records import policy
+
+    key = tmp_path / "pinned.pem"
+    assert main(["signing", "keygen", "--id", "pinned-2026", "--private-key", str(key)]) == 0
+    assert key.stat().st_mode & 0o077 == 0
+    entry = capsys.readouterr().out.splitlines()[-1]
+    (tmp_path / "p.yml").write_text(
+        "signing:\n  mode: ed25519\n  require: local-pinned\n  keys:\n    local-pinned:\n"
+        f"    {entry}\n", encoding="utf-8")
+    listed = policy.load(tmp_path / "p.yml").signing.keys_of(LOCAL)
+    private = signing.load_private_key(key.read_bytes(), str(key))
+    assert signing.key_for(private, listed, LOCAL, "p").id == "pinned-2026"
+    assert main(["signing", "keygen", "--id", "x", "--private-key", str(key)]) == 2
+    assert main(["signing", "keygen", "--id", "a b", "--private-key", str(tmp_path / "n")]) == 2

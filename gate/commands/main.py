@@ -241,6 +241,17 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    ".github/gate.yml under --root when it exists)")
     p.add_argument("--root", default=".", help="manifest paths are relative to this")
 
+    sig = _add(sub, "signing", None, "signed stamps (README, Signed stamps)")
+    ssub = sig.add_subparsers(dest="signing_command", required=True, parser_class=_Parser)
+    p = _add(ssub, "keygen", "signing:cmd_keygen",
+             "write a new ed25519 private key (PEM) and print its policy entry")
+    p.add_argument("--id", required=True, help="the key's name in the policy, e.g. pinned-2026")
+    p.add_argument("--private-key", required=True, metavar="FILE",
+                   help="where the private key goes (a new file, mode 0600; never overwritten)")
+    p.epilog = ("Put the private key in a secret (gh secret set NAME < FILE) or a file outside "
+                "the workspace of the runner, then delete FILE; paste the printed entry under "
+                "signing.keys.<class> in the policy.")
+
     _add(sub, "demo", "demo:cmd_demo", "run every gate on the examples shipped in the package")
     _add(sub, "action", "action:cmd_action",
          "what the composite action runs (configured by GATE_* environment variables)")
