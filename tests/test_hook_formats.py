@@ -47,7 +47,7 @@ def codex(url: str, n: int) -> dict[str, Any]:  # hooks.md §2, fields of comman
 def gemini(url: str, n: int) -> dict[str, Any]:  # hooks.md §3 (no per-call id)
     return {"session_id": "abc123", "transcript_path": "/path/to/transcript.jsonl",
             "cwd": "/path/to/project", "hook_event_name": "BeforeTool",
-            "timestamp": f"2025-12-01T10:30:{n:02d}Z", "tool_name": "mcp__http__fetch",
+            "timestamp": f"2025-12-01T10:30:{n:02d}Z", "tool_name": "mcp_http_fetch",
             "tool_input": {"url": url},
             "mcp_context": {"server_name": "http", "tool_name": "fetch"}}
 

@@ -30,7 +30,9 @@ need ``{"permission":"allow"}``.
 (``--host-fields``; a dotted name such as ``request.url`` reads a nested object). Every one
 present must be a string, and all present must name the same host; each is read by
 :func:`gate.agent.target.target_host`, the function :class:`gate.agent.guard.ToolGuard` uses
-too. Other fields of the input are ignored.
+too. Other fields of the input are ignored, but for a tool whose URLs are inside free text
+(:data:`TEXT_URL_FIELDS`: Gemini CLI's ``web_fetch`` ``prompt``), where every URL found
+(:func:`urls_in_text`) counts as a host field and none found blocks.
 
 **What is decided.** The run's binding comes from ``--binding B.json`` (the binding the worker
 was issued; its generation is the issued generation) or, without it, from the issuer's record
@@ -209,6 +211,46 @@ def _shape(record: dict[str, Any], data: bytes, config: HookConfig
     return record.get("tool_name"), attempt, record.get("tool_input"), "tool_input"
 
 
+#: Tools whose URLs travel inside free text, per ``--format``: (tool name) -> the text fields.
+#: Gemini CLI's ``web_fetch`` takes "the prompt containing URL(s) (up to 20) and instructions"
+#: in ``prompt`` (gemini-cli packages/core/src/tools/web-fetch.ts, ``WebFetchToolParams``); its
+#: experimental direct mode names one ``url`` (read as a host field).
+TEXT_URL_FIELDS = {"gemini": {"web_fetch": ("prompt",)}}
+#: A scheme-less host name in text (``evil.example.com/x``): its last label letters only.
+_BARE_HOST = r"[^A-Za-z0-9]*((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63})(?:[:/?#]\S*)?[^A-Za-z0-9]*"
+
+
+def _bare_host(token: str) -> str | None:
+    import re  # only here: the hook's start-up path imports no ``re`` (tests/test_imports.py)
+
+    match = re.fullmatch(_BARE_HOST, token)
+    return match.group(1) if match else None
+
+
+def urls_in_text(text: str, where: str) -> set[str]:
+    """The hosts of every URL in ``text`` (:class:`Blocked` naming ``where`` when one cannot be
+    read). Every white-space-separated token holding ``://`` is a URL, as gemini-cli's
+    ``parsePrompt`` reads them, and must be an http(s) URL :func:`target_host` accepts; a
+    token that is a bare host name (``evil.example.com/x``) counts too, since the fetch is
+    made by the model's URL tool, which may read one. No URL at all is :class:`Blocked`."""
+    hosts: set[str] = set()
+    for token in text.split():
+        if "://" in token:
+            if not token.lower().startswith(("http://", "https://")):
+                raise Blocked(f"{where} holds {token[:80]!r}: only http(s) URLs are read")
+            try:
+                hosts.add(target_host(token))
+            except TargetRefused as exc:
+                raise Blocked(f"{where}: {exc}") from None
+        else:
+            bare = _bare_host(token)
+            if bare is not None:
+                hosts.add(target_host(bare))
+    if not hosts:
+        raise Blocked(f"no URL in {where}")
+    return hosts
+
+
 def read_call(data: bytes, config: HookConfig) -> Call:
     """Parse the hook input; :class:`Blocked` when a required field is missing or malformed."""
     if len(data) > MAX_INPUT_BYTES:
@@ -232,6 +274,13 @@ def read_call(data: bytes, config: HookConfig) -> Call:
             if not isinstance(value, str):
                 raise Blocked(f"{input_name}.{name} is not a string")
             hosts.add(target_host(value))
+        for name in TEXT_URL_FIELDS.get(config.format, {}).get(tool_name, ()):
+            if name not in tool_input and hosts:
+                continue  # the direct ``url`` form
+            text = tool_input.get(name)
+            if not isinstance(text, str):
+                raise Blocked(f"{input_name}.{name} is not a string")
+            hosts |= urls_in_text(text, f"{input_name}.{name}")
     except (Blocked, TargetRefused) as exc:
         return Call(tool_name, attempt_id, None, str(exc))
     if not hosts:
@@ -376,6 +425,30 @@ class _Reply:
             self.lock.release()
 
 
+def _last_resort(reply: _Reply, seconds: float, wait: float = 0.5) -> int:
+    """The watchdog's exit status: the answer already sent, else a block. When the answer
+    cannot be taken within ``wait`` (a writer holding it does not return), the reason goes
+    straight to file descriptor 2 first: Codex and Gemini CLI let an exit 2 with nothing on
+    stderr through. That write is bounded too (a thread, ``wait`` at most)."""
+    sent = reply.sent
+    reason = f"blocked: time limit of {seconds:g}s reached"
+    reply.send(False, reason, wait=wait)
+    if reply.sent is None:
+        done = _thread.allocate_lock()
+        done.acquire()
+        line = f"gate halt hook: {reason}; the answer could not be written\n".encode()
+
+        def _write() -> None:
+            with contextlib.suppress(BaseException):
+                os.write(2, line)
+            done.release()
+
+        _thread.start_new_thread(_write, ())
+        done.acquire(timeout=wait)
+        return BLOCK_EXIT
+    return sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None]:
     """Interrupt the main thread after ``seconds``; end the process a second later."""
@@ -392,9 +465,7 @@ def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None
             return  # the main thread finished in time
         code = BLOCK_EXIT
         with contextlib.suppress(BaseException):
-            sent = reply.sent
-            reply.send(False, f"blocked: time limit of {seconds:g}s reached", wait=0.5)
-            code = sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
+            code = _last_resort(reply, seconds)
         os._exit(code)
 
     previous: Any = None
