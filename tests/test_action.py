@@ -708,6 +708,31 @@ def test_gate_publish_takes_the_workflow_run_head_sha(tmp_path: Path) -> None:
     assert publish.head_sha({**env, "GITHUB_SHA": "b" * 40}) == "d" * 40
 
 
+def test_a_merge_queue_publishes_on_the_groups_head_commit(tmp_path: Path) -> None:
+    """Issue 22: a ``merge_group`` run publishes on the commit the queue tests."""
+    from gate.github import publish
+
+    event = tmp_path / "merge_group.json"
+    event.write_text(json.dumps({"action": "checks_requested", "merge_group": {
+        "head_sha": "E" * 40, "head_ref": "refs/heads/gh-readonly-queue/main/pr-7-" + "a" * 40,
+        "base_sha": "f" * 40, "base_ref": "refs/heads/main"}}))
+    env = {"GITHUB_EVENT_PATH": str(event), "GITHUB_SHA": "b" * 40}
+    assert publish.head_sha(env) == "e" * 40
+    event.write_text(json.dumps({"merge_group": {"head_sha": "not a sha"}}))
+    assert publish.head_sha(env) == "b" * 40
+
+
+def test_the_workflows_run_in_the_merge_queue_too() -> None:
+    """The README's workflow and the example run on ``merge_group`` as on ``pull_request``."""
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    for path in (root / "examples" / "workflows" / "python.yml",
+                 root / ".github" / "workflows" / "example.yml"):
+        on = yaml.safe_load(path.read_text())[True]  # YAML 1.1 reads `on` as True
+        assert "merge_group" in on and "pull_request" in on, path
+
+
 # --- re-runs: a stamp leg run again as attempt 2 ------------------------------------------------
 
 

@@ -78,6 +78,9 @@ def test_fork_pull_request_stamps_then_the_trusted_run_publishes(
         (artifact,) = (runs / str(RUN_1)).iterdir()
         assert artifact.name.startswith("gate-stamps-free-server-stamp-1-")
         assert len(list(artifact.glob("*.json"))) == 3
+        # the README's recorder route: the cards governed the fork's run (issue 22)
+        for stamp in (json.loads(p.read_text()) for p in artifact.glob("*.json")):
+            assert stamp["source"] == "pytest-recorder" and stamp["hypothesis"], stamp
         assert not log.exists()  # and downloads nothing
 
         checkouts = tmp_path / "checkouts.jsonl"

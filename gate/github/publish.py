@@ -8,7 +8,8 @@ Environment read by ``gate publish``:
 * ``GITHUB_TOKEN`` (needs ``checks: write``), ``GITHUB_API_URL`` (default
   ``https://api.github.com``; GitHub Enterprise Server: ``https://HOST/api/v3``),
   ``GITHUB_REPOSITORY`` (``owner/repo``), ``GITHUB_SHA``, ``GITHUB_EVENT_PATH`` (the head SHA of
-  ``pull_request.head.sha``, or ``workflow_run.head_sha``, wins over ``GITHUB_SHA``);
+  ``pull_request.head.sha``, ``workflow_run.head_sha`` or ``merge_group.head_sha``, wins over
+  ``GITHUB_SHA``);
 * ``GITHUB_RUN_ID``, ``GITHUB_RUN_ATTEMPT``, ``GITHUB_JOB`` (default ``external_id``),
   ``GITHUB_SERVER_URL`` (``details_url`` of the run), ``RUNNER_TEMP`` (idempotency marker),
   ``GITHUB_WORKSPACE`` (stripped from absolute annotation paths);
@@ -42,8 +43,9 @@ def load_report(path: str) -> dict[str, Any]:
 
 
 def head_sha(env: Mapping[str, str]) -> str | None:
-    """``pull_request.head.sha`` (or, in a ``workflow_run`` event, ``workflow_run.head_sha``)
-    from the event payload when there is one, else ``GITHUB_SHA``."""
+    """``pull_request.head.sha`` (or, in a ``workflow_run`` event, ``workflow_run.head_sha``; in
+    a ``merge_group`` event, ``merge_group.head_sha``, the commit the queue tests) from the
+    event payload when there is one, else ``GITHUB_SHA``."""
     from gate.records.files import read_json
 
     event_path = env.get("GITHUB_EVENT_PATH")
@@ -55,9 +57,10 @@ def head_sha(env: Mapping[str, str]) -> str | None:
         pr = event.get("pull_request") if isinstance(event, dict) else None
         head = pr.get("head") if isinstance(pr, dict) else None
         sha = head.get("sha") if isinstance(head, dict) else None
-        run = event.get("workflow_run") if isinstance(event, dict) and sha is None else None
-        if isinstance(run, dict):
-            sha = run.get("head_sha")
+        for key in ("workflow_run", "merge_group"):  # a queue's group: its own head commit
+            run = event.get(key) if isinstance(event, dict) and sha is None else None
+            if isinstance(run, dict):
+                sha = run.get("head_sha")
         if isinstance(sha, str) and _HEX40.fullmatch(sha):
             return sha.lower()
     sha = env.get("GITHUB_SHA", "")
