@@ -35,14 +35,16 @@ def fixture_dir(tmp_path: Path) -> Path:
 def test_version_imports_nothing_heavy(fixture_dir: Path) -> None:
     names = imported("--version", cwd=fixture_dir)
     assert "gate" in names
-    for heavy in ("github", "requests", "urllib3", "jsonschema", "fastjsonschema", "yaml"):
+    for heavy in ("github", "requests", "urllib3", "jsonschema", "fastjsonschema", "yaml",
+                  "sigstore", "cryptography", "pydantic"):
         assert heavy not in names, heavy
 
 
 def test_hash_imports_no_github_and_no_schema_library(fixture_dir: Path) -> None:
     names = imported("hash", "fx", "--root", ".", cwd=fixture_dir)
     assert "gate" in names
-    for heavy in ("github", "requests", "urllib3", "jsonschema", "fastjsonschema", "yaml"):
+    for heavy in ("github", "requests", "urllib3", "jsonschema", "fastjsonschema", "yaml",
+                  "sigstore", "cryptography", "pydantic"):
         assert heavy not in names, heavy
 
 
@@ -61,7 +63,7 @@ def test_classify_imports_no_github(fixture_dir: Path) -> None:
 #: What the per-tool-call path must not import (start-up: one process per agent tool call).
 NOT_ON_THE_HOOK_PATH = ("argparse", "dataclasses", "inspect", "typing", "tempfile", "decimal",
                         "importlib.resources", "fastjsonschema", "jsonschema", "yaml", "github",
-                        "requests", "urllib3", "hashlib")
+                        "requests", "urllib3", "hashlib", "sigstore", "cryptography", "pydantic")
 
 
 def test_halt_hook_imports_no_parser_dataclasses_or_schema_library(tmp_path: Path) -> None:

@@ -17,7 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "gate" / "examples"
 #: Import names of what action.lock holds beyond stamp.lock.
 GATE_ONLY = ("github", "requests", "urllib3", "certifi", "idna", "charset_normalizer", "jwt",
-             "nacl")
+             "nacl",
+             # signing.mode: sigstore (gate/records/sigstore_bundle.py) and what it brings
+             "sigstore", "sigstore_models", "rekor_types", "pydantic", "pydantic_core", "tuf",
+             "securesystemslib", "rfc3161_client", "rfc8785", "rich", "id", "platformdirs",
+             "email_validator", "dns", "annotated_types", "typing_inspection")
 
 
 def _entries(name: str) -> dict[str, tuple[str, frozenset[str]]]:
@@ -38,7 +42,7 @@ def test_stamp_lock_is_a_subset_of_action_lock() -> None:
                           "typing-extensions", "cryptography", "cffi", "pycparser"}
     for name, pinned in stamp.items():
         assert full[name] == pinned, name
-    assert "pygithub" in full and "cryptography" in full
+    assert "pygithub" in full and "cryptography" in full and "sigstore" in full
     assert not {"hatchling", "packaging", "pathspec", "pluggy"} & set(full)  # no build back-end
 
 
