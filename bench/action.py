@@ -96,7 +96,8 @@ def _act(work: Path, wheelhouse: Path, venv_root: Path | None) -> tuple[float, f
     repo = work / "repo"
     repo.mkdir(parents=True)
     workflow = _project_copy(repo)
-    env = {"PIP_FIND_LINKS": str(wheelhouse), "PIP_NO_INDEX": "1", "GATE_EXAMPLE_FAIL": ""}
+    env = {"PIP_FIND_LINKS": str(wheelhouse), "PIP_NO_INDEX": "1", "GATE_EXAMPLE_FAIL": "",
+           "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri()}
     if venv_root is not None:
         env["AGENT_PATCH_GATE_VENV_ROOT"] = str(venv_root)
     with GitHubDouble(accept_any_token=False) as double:

@@ -84,6 +84,8 @@ def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
             "GITHUB_API_URL": double.base_url,
             "PIP_FIND_LINKS": str(wheelhouse),
             "PIP_NO_INDEX": "1",
+            # the pinned uv from the wheelhouse (absent there: pip installs)
+            "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(),
             "GATE_EXAMPLE_FAIL": fail,
             **(env or {}),
         },

@@ -43,7 +43,8 @@ def _act(work: Path, workflow: str, event: str, payload: dict[str, Any], double:
     return run_act(
         work, work / ".github" / "workflows" / workflow, event=event, event_payload=payload,
         env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
-             "PIP_NO_INDEX": "1", **env},
+             "PIP_NO_INDEX": "1",
+             "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(), **env},
         secrets={"GITHUB_TOKEN": token}, artifacts_dir=artifacts, timeout=900,
         repository=BASE,
         extra_args=["--local-repository", f"{SETUP_PYTHON}={STANDINS_DIR / 'setup-python'}",

