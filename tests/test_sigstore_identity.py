@@ -290,3 +290,75 @@ def test_signing_without_an_oidc_token_is_refused_before_any_network() -> None:
     assert caught.value.field == "OIDC token"
     assert "id-token: write" in caught.value.reason
 
+
+
+# --- the framework's call sites ------------------------------------------------------------
+
+def stamp_expect(**changes: object) -> object:
+    from gate.decide.signing import Expect
+
+    fields: dict[str, object] = {
+        "artifact": "stamps-local-pinned-tests-2-0123abcd", "server_class": "local-pinned",
+        "job": "tests", "run_attempt": 2, "repository": REPO, "repository_id": "4242",
+        "run_ids": ("987654321",), "max_attempt": 3, "head_sha": SHA}
+    fields.update(changes)
+    return Expect(**fields)  # type: ignore[arg-type]
+
+
+def test_the_framework_expect_maps_to_the_exact_claims() -> None:
+    made = sb.expectation_for(stamp_expect(), (LOCAL,), where="w")  # type: ignore[arg-type]
+    assert made == expectation()  # the artifact's own attempt (2), not the one decided (3)
+    sb.check_identity(certificate(claims()), made, where="w")
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"repository_id": ""}, "source repository identifier"),
+    ({"head_sha": ""}, "source repository digest"),
+    ({"run_ids": ("1", "2")}, "run invocation URI"),
+    ({"run_ids": ()}, "run invocation URI"),
+    ({"server_class": "gate"}, "runner environment"),
+    ({"head_sha": "xyz"}, "commit"),
+])
+def test_what_the_gate_job_does_not_know_is_refused_not_skipped(changes: dict[str, object],
+                                                                 field: str) -> None:
+    with pytest.raises(sb.SigstoreRefusal) as caught:
+        sb.verify_stamp_set(b"{}", expect=stamp_expect(**changes),  # type: ignore[arg-type]
+                            signer_workflows=(LOCAL,), where="art/b.json")
+    assert (caught.value.where, caught.value.field) == ("art/b.json", field)
+
+
+def test_the_framework_reaches_this_module() -> None:
+    from gate.records import signing
+
+    assert signing.sigstore_verifier() is sb.verify_stamp_set
+    assert signing.sigstore_signer() is sb.sign_bundle
+
+
+@pytest.mark.parametrize("env", [{}, {"ACTIONS_ID_TOKEN_REQUEST_URL": "https://x.invalid/t"},
+                                 {"ACTIONS_ID_TOKEN_REQUEST_TOKEN": "t",
+                                  "ACTIONS_ID_TOKEN_REQUEST_URL": " "}])
+def test_the_signing_step_without_id_token_write_is_refused(env: dict[str, str]) -> None:
+    with pytest.raises(sb.SigstoreRefusal) as caught:
+        sb.sign_bundle({"_type": "x"}, env=env)
+    assert caught.value.field == "OIDC token"
+    assert "id-token: write" in caught.value.reason
+
+
+def test_an_artifact_with_a_private_instance_bundle_refuses_its_stamps(tmp_path: Path) -> None:
+    from gate.decide.signing import SigningPolicy
+    from gate.records import signing
+
+    folder = tmp_path / "stamps-local-pinned-tests-2-0123abcd"
+    folder.mkdir()
+    (folder / "a.json").write_text("{}")
+    (folder / "gate-stamp-set.sigstore.json").write_text(json.dumps({
+        "mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json",
+        "verificationMaterial": {"certificate": {"rawBytes": "AA=="}, "tlogEntries": []},
+        "dsseEnvelope": {"payload": "e30=", "payloadType": sb.IN_TOTO_PAYLOAD_TYPE,
+                         "signatures": [{"sig": "AA=="}]}}))
+    policy = SigningPolicy(mode="sigstore", require="local-pinned", signer_workflows=(LOCAL,))
+    why = signing.refusals(tmp_path, [(f"{folder.name}/a.json", "local-pinned")], policy,
+                           "stamps", lambda a, c, j, n: stamp_expect(artifact=a))  # type: ignore[arg-type,return-value]
+    reason = why[f"{folder.name}/a.json"]
+    assert reason.startswith(f"artifact {folder.name!r}: bundle.")
+    assert "GitHub's own Sigstore instance" in reason

@@ -213,21 +213,16 @@ class Artifact:
     files: Mapping[str, str]
 
 
-#: Sigstore mode's verifier: (bundle bytes, what the statement must say, where) -> the verified
-#: statement payload. gate.records.sigstore_bundle.verify_bundle, looked up by :func:`sigstore`.
+#: Sigstore mode's verifier: (bundle bytes, expect=, signer_workflows=, where=) -> the verified
+#: statement payload: gate.records.sigstore_bundle.verify_stamp_set (pinned trusted root).
 BundleVerifier = Callable[..., bytes]
 
 
 def sigstore_verifier() -> BundleVerifier:
-    """The one place the sigstore mode's verifier is reached (written by the sigstore part)."""
-    try:
-        from gate.records import sigstore_bundle  # type: ignore[attr-defined,unused-ignore]
-        verify: BundleVerifier = sigstore_bundle.verify_bundle
-    except (ImportError, AttributeError):
-        raise GateInputError("signing.mode", "sigstore",
-                             "this version of the gate cannot verify Sigstore bundles yet; "
-                             "use mode ed25519") from None
-    return verify
+    """The one place the sigstore mode's verifier is reached (imported only when needed)."""
+    from gate.records import sigstore_bundle
+
+    return sigstore_bundle.verify_stamp_set
 
 
 #: Sigstore mode's signer: (the statement, env=...) -> the bundle's bytes.
@@ -235,15 +230,10 @@ BundleSigner = Callable[..., bytes]
 
 
 def sigstore_signer() -> BundleSigner:
-    """The one place the sigstore mode's signer is reached (written by the sigstore part)."""
-    try:
-        from gate.records import sigstore_bundle  # type: ignore[attr-defined,unused-ignore]
-        sign: BundleSigner = sigstore_bundle.sign_bundle
-    except (ImportError, AttributeError):
-        raise GateInputError("signing.mode", "sigstore",
-                             "this version of the gate cannot sign Sigstore bundles yet; use "
-                             "mode ed25519") from None
-    return sign
+    """The one place the sigstore mode's signer is reached (imported only when needed)."""
+    from gate.records import sigstore_bundle
+
+    return sigstore_bundle.sign_bundle
 
 
 def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -> set[str]:
@@ -262,7 +252,8 @@ def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -
     where = f"{artifact.name}/{name}"
     if policy.mode == "sigstore":
         try:
-            payload = sigstore_verifier()(data, expect=expect, where=where)
+            payload = sigstore_verifier()(data, expect=expect, where=where,
+                                          signer_workflows=policy.signer_workflows)
         except GateInputError as exc:
             raise SignatureProblem(f"bundle.{exc.field}", exc.message) from None
     else:

@@ -18,6 +18,9 @@ subjects; this module is the Sigstore half it calls:
   into the certificate, exactly, with :class:`Expectation`.
 * :func:`sign_statement` (stamp job, the signing step) turns the statement into a bundle with
   GitHub's OIDC token (audience ``sigstore``), the way ``actions/attest`` does.
+* :func:`verify_stamp_set` and :func:`sign_bundle` are what the framework calls: they map its
+  ``gate.decide.signing.Expect`` and the policy's signer workflows to an :class:`Expectation`,
+  and take the step's environment.
 
 Refusals are :class:`SigstoreRefusal` (a :class:`gate.errors.GateInputError`, so a caller that
 does not turn it into its own outcome still fails closed, exit 2): ``where`` names the artifact
@@ -36,7 +39,7 @@ refused with a one-line reason naming that limitation (use ``mode: ed25519`` the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -46,6 +49,8 @@ from gate.records import files
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     from cryptography.x509 import Certificate
+
+    from gate.decide.signing import Expect as StampExpect
 
 #: The OIDC issuer of GitHub Actions' tokens: the only one a stamp set may be signed under.
 GITHUB_ACTIONS_ISSUER = "https://token.actions.githubusercontent.com"
@@ -367,3 +372,61 @@ def sign_statement(statement: bytes, *, identity_token: str | None = None,
     except (SigstoreError, ValueError) as exc:
         raise SigstoreRefusal(where, "sigstore", f"signing failed: {_first_line(exc)}") from None
     return bundle.to_json().encode()
+
+
+# --- the framework's call sites (gate.records.signing) -------------------------------------
+
+
+def expectation_for(expect: StampExpect, signer_workflows: Sequence[str], *, where: str
+                    ) -> Expectation:
+    """The :class:`Expectation` for one artifact from the framework's ``Expect`` (what its
+    statement must say) and the policy's ``signing.sigstore.signer_workflows``. What the
+    certificate must name and the gate job does not know is refused, never left uncompared."""
+    if expect.server_class not in RUNNER_ENVIRONMENT:
+        raise SigstoreRefusal(where, "runner environment", f"no Sigstore identity for class "
+                              f"{expect.server_class!r}")
+    if len(expect.run_ids) != 1:
+        raise SigstoreRefusal(where, "run invocation URI", "the gate job names "
+                              f"{len(expect.run_ids)} runs; a bundle is compared with one")
+    if not expect.repository_id:
+        raise SigstoreRefusal(where, "source repository identifier", "the gate job does not "
+                              "know this repository's id (GITHUB_REPOSITORY_ID is unset)")
+    if not expect.head_sha:
+        raise SigstoreRefusal(where, "source repository digest", "the gate job does not know "
+                              "the commit the stamps ran on (another run's stamps, "
+                              "workflow_run): Sigstore bundles are verified for this run's own")
+    try:
+        return Expectation(repository=expect.repository, repository_id=expect.repository_id,
+                           run_id=expect.run_ids[0], run_attempt=str(expect.run_attempt),
+                           commit=expect.head_sha,
+                           server_class=expect.server_class,  # type: ignore[arg-type]
+                           signer_workflows=tuple(signer_workflows))
+    except SigstoreRefusal:
+        raise
+    except GateInputError as exc:
+        raise SigstoreRefusal(where, exc.field, f"the gate job's own {exc.field} "
+                              f"{exc.message}") from None
+
+
+def verify_stamp_set(bundle_bytes: bytes, *, expect: StampExpect,
+                     signer_workflows: Sequence[str], where: str) -> bytes:
+    """:func:`verify_bundle` for one artifact's ``gate-stamp-set.sigstore.json`` against the
+    pinned trusted root: what ``gate.records.signing.verify_artifact`` calls in sigstore mode."""
+    return verify_bundle(bundle_bytes, where=where,
+                         expect=expectation_for(expect, signer_workflows, where=where))
+
+
+def sign_bundle(statement: Mapping[str, Any], *, env: Mapping[str, str]) -> bytes:
+    """The stamp job's signing step in sigstore mode: ``statement`` (the stamp-set statement,
+    signed as its canonical JSON) as a Sigstore bundle, with the job's GitHub OIDC token.
+
+    ``env`` is the step's environment: both :data:`OIDC_VARIABLES` must be in it (the job has
+    ``permissions: id-token: write``), else the refusal says so; the token is then requested by
+    sigstore's ``detect_credential`` (the ``id`` package, which reads them from the process
+    environment, audience ``sigstore``)."""
+    missing = [name for name in OIDC_VARIABLES if not env.get(name, "").strip()]
+    if missing:
+        raise SigstoreRefusal("signing step", "OIDC token", f"{', '.join(missing)} unset: give "
+                              "the stamp job `permissions: id-token: write` (forks get no "
+                              "token: their stamps stay unsigned fork claims)")
+    return sign_statement(files.canonical_json(statement))
