@@ -289,10 +289,43 @@ def test_from_junit_sends_every_unmatched_selector_through_not_matched(
                       classname="c", name="n", names=NAMES, seen=_outcome.DESELECTED)
     assert got.note == "spied" and calls == [{"classname": "c", "name": "n", "names": NAMES,
                                               "seen": _outcome.DESELECTED,
-                                              "collection_errors": ()}]
+                                              "collection_errors": (),
+                                              "pytest_route": False}]
     # and never for a selector that matched, or a report that was not written
     _from_junit(RED, CODES, report_found=True, matches=[PASSED], report_has_red=True,
                 classname="c", name="n", names=NAMES, seen=_outcome.SEEN_UNKNOWN)
     _from_junit(RED, CODES, report_found=False, matches=[], report_has_red=False,
                 classname="c", name="n", names=[], seen=_outcome.SEEN_UNKNOWN)
     assert len(calls) == 1
+
+
+# --- issue 22: the pytest routes' words (the plugin, the recorder) ---------------------------
+
+GONE = ("not collected: renamed or removed? `gate init --add` names the new test; remove the "
+        "old entry")
+
+
+@pytest.mark.parametrize("proc", [OK, RED, ProcessResult(5, None, False, 9)])
+def test_on_the_pytest_routes_a_test_not_collected_is_its_own_resource_exit(
+        proc: ProcessResult) -> None:
+    """A test renamed after ``gate init`` is that property's ``resource_exit`` (the others are
+    stamped), never a typo that throws every stamp away."""
+    got = _outcome.not_matched(proc, CODES, classname="suite", name="test_totl", names=NAMES,
+                               seen=_outcome.NOT_COLLECTED, pytest_route=True)
+    assert (got.outcome, got.row, got.note) == ("resource_exit", 6, GONE)
+    alone = _outcome.not_matched(proc, CODES, classname="gone_module", name="test_x",
+                                 names=NAMES, seen=_outcome.NOT_COLLECTED, pytest_route=True)
+    assert alone.note.startswith("not collected: no test of 'gone_module' was collected")
+    assert "gate init --add" in alone.note
+
+
+@pytest.mark.parametrize("names", [NAMES, []])
+@pytest.mark.parametrize("seen", _outcome.SEEN)
+@pytest.mark.parametrize("errors", [(), ("tests.test_a",)])
+def test_the_pytest_routes_never_speak_of_a_junit_report_or_a_selector(
+        names: list[tuple[str, str]], seen: str, errors: tuple[str, ...]) -> None:
+    got = _outcome.not_matched(RED, CODES, classname="suite", name="test_totl", names=names,
+                               seen=seen, collection_errors=errors, pytest_route=True)
+    assert got.outcome == "resource_exit"
+    assert "JUnit" not in got.note and "selector" not in got.note, got.note
+    assert "report" not in got.note, got.note

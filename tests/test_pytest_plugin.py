@@ -143,7 +143,7 @@ def test_an_interrupted_session_gives_no_green(tmp_path: Path) -> None:
     assert outcomes["c03"] == "assert_fail"  # it did fail before the interrupt
     assert outcomes["c01"] == outcomes["c02"] == "resource_exit"  # passed, run not finished
     assert by_plugin["c01"]["note"] == "passed in JUnit, but exit status 2 does not agree"
-    assert by_plugin["c13"]["note"] == ("not in JUnit report: collected, but the session "
+    assert by_plugin["c13"]["note"] == ("did not run: collected, but the session "
                                         "stopped before its result (exit status 2: -x, "
                                         "--maxfail or an interrupt)")  # never ran
     assert "pass" not in outcomes.values()
@@ -163,8 +163,8 @@ def test_a_deselected_gated_test_is_resource_exit_saying_so(tmp_path: Path) -> N
     done = run_both(tmp_path, PLAN, "-k", "not c12")
     by_plugin = read_stamps(tmp_path / "plugin")
     assert by_plugin["c12"]["outcome"] == "resource_exit"
-    assert by_plugin["c12"]["note"] == ("not in JUnit report: collected, then deselected (-k, "
-                                        "-m, --deselect, --lf): it did not run")
+    assert by_plugin["c12"]["note"] == ("did not run: collected, then deselected (-k, "
+                                        "-m, --deselect, --lf)")
     assert by_plugin["c01"]["outcome"] == "pass"
     # the same run through JUnit: a deselected test looks like a typo, so it fails closed
     assert done.returncode == 2, done.stderr
@@ -182,7 +182,7 @@ def test_a_session_stopped_early_leaves_the_rest_not_reached(tmp_path: Path,
     assert stamps["c02"]["outcome"] == "assert_fail"
     for test_id in ("c03", "c13", "k01"):
         assert stamps[test_id]["outcome"] == "resource_exit", test_id
-        assert stamps[test_id]["note"].startswith("not in JUnit report: collected, but the "
+        assert stamps[test_id]["note"].startswith("did not run: collected, but the "
                                                   "session stopped before its result "
                                                   "(exit status 1"), test_id
 
@@ -195,22 +195,30 @@ def test_a_collection_error_on_the_plugin_route_is_not_a_typo(tmp_path: Path) ->
     assert "gate: error" not in done.stdout
     stamps = read_stamps(tmp_path / "plugin")
     assert {s["note"] for s in stamps.values()} == {
-        "not in JUnit report: the test collection failed (plug_broken)"}
+        "did not run: the test collection failed (plug_broken)"}
 
 
 @pytest.mark.parametrize("plan", [{}, PLAN])  # a green run, and the newcomer's red run
-def test_a_selector_typo_on_the_plugin_route_is_exit_2_and_no_stamps(
+def test_a_test_renamed_after_init_on_the_plugin_route_is_its_resource_exit_only(
         tmp_path: Path, plan: dict[str, str]) -> None:
+    """Issue 22: a property whose test is not collected (renamed or removed after ``gate
+    init``) is stamped ``resource_exit`` saying what to do, every other property is stamped,
+    and the session says so at collection, before the tests run."""
     workspace(tmp_path, "ghost")
     done = plugin_only(tmp_path, plan)
-    assert done.returncode == 2, done.stdout + done.stderr
-    line = next(x for x in done.stdout.splitlines() if x.startswith("gate: error:"))
-    assert done.stdout.count("gate: error:") == 1
-    assert line.startswith("gate: error: gate.yml: properties.15.junit (test 'ghost'): "
-                           "classname 'plug_suite', name 'test_case[ghost]' matches no test "
-                           "case in the report; nearest: "), line
-    assert "pytest collected no test of that name" in line, line
-    assert not (tmp_path / "plugin").exists() or not list((tmp_path / "plugin").iterdir())
+    assert done.returncode == (1 if plan else 0), done.stdout + done.stderr
+    assert "gate: error" not in done.stdout + done.stderr
+    stamps = read_stamps(tmp_path / "plugin")
+    assert (stamps["ghost"]["outcome"], stamps["ghost"]["note"]) == (
+        "resource_exit", "not collected: renamed or removed? `gate init --add` names the new "
+        "test; remove the old entry")
+    assert len(stamps) == 16 and stamps["c01"]["outcome"] == "pass"
+    said = done.stdout.index("gate: not collected: renamed or removed? `gate init --add` "
+                             "names the new test; remove the old entry: test 'ghost' (its "
+                             "stamp will be resource_exit; every other property runs and is "
+                             "stamped)")
+    assert said == 0 and done.stdout.splitlines()[1].startswith(".")  # before the tests ran
+    assert "JUnit" not in done.stdout and "selector" not in done.stdout
 
 
 def plain_pytest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

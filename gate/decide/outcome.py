@@ -154,10 +154,32 @@ COLLECTION_NOTE = "the test collection failed"
 NOT_IN_REPORT = "not in JUnit report"
 
 
-def collection_note(failed: Sequence[str]) -> str:
+#: The pytest routes' words for a test that did not run (the plugin and the recorder see the
+#: session, not a JUnit report, and the user wrote no selector there: the manifest's ``junit``
+#: entry is what ``gate init`` wrote from pytest's own node id).
+DID_NOT_RUN = "did not run"
+#: A property whose test pytest did not collect, on the pytest routes: a test renamed or removed
+#: after ``gate init`` (the other properties are stamped as usual).
+NOT_COLLECTED_PREFIX = "not collected:"  # how every such note starts (gate.github.review)
+NOT_COLLECTED_NOTE = ("not collected: renamed or removed? `gate init --add` names the new test; "
+                      "remove the old entry")
+
+
+def _prefix(pytest_route: bool) -> str:
+    return DID_NOT_RUN if pytest_route else NOT_IN_REPORT
+
+
+def collection_note(failed: Sequence[str], pytest_route: bool = False) -> str:
     """Row 6's note when the report names test files that failed to collect."""
     shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
-    return f"not in JUnit report: {COLLECTION_NOTE} ({shown})"
+    return f"{_prefix(pytest_route)}: {COLLECTION_NOTE} ({shown})"
+
+
+def module_not_collected_note(module: str) -> str:
+    """The pytest routes' note for a property none of whose module's tests were collected."""
+    return (f"not collected: no test of {module!r} was collected (the command runs a subset "
+            "of the tests that leaves this module out, or the module was renamed or removed: "
+            "`gate init --add` names the new tests; remove the old entries)")
 
 
 def case_status(results: Collection[str]) -> str:
@@ -224,6 +246,7 @@ def not_matched(
     names: Sequence[tuple[str, str]],
     seen: str,
     collection_errors: Sequence[str] = (),
+    pytest_route: bool = False,
 ) -> Outcome:
     """Row 6: a selector that matches no test case of a report that was written. The one place
     that decides "a typo, or a test that did not run" (issue 14 class 8), for every route.
@@ -239,27 +262,44 @@ def not_matched(
       if there is one, shows once the collection is fixed).
     * The plugin saw the test collected, and deselected, or selected but never reached (the
       session stopped first: ``-x``, ``--maxfail``, an interrupt): ``resource_exit`` saying so.
-    * Otherwise, whatever the run's exit status: :class:`SelectorTypo`. On the JUnit route a
-      stop-early run and a typo look alike; it fails closed and says what to do for each.
+    * On the pytest routes (``pytest_route``: the plugin, the recorder) the session was seen,
+      and the manifest's selector is what ``gate init`` wrote from pytest's node id: a test
+      pytest did not collect was renamed or removed (:data:`NOT_COLLECTED_NOTE`; when no test of
+      its module was collected, :func:`module_not_collected_note`), and a session that did not
+      say what it collected (``seen`` unknown) gives no result either: ``resource_exit`` for
+      that property, every other property stamped as usual. Their notes never speak of a JUnit
+      report or a selector.
+    * Otherwise (the JUnit route), whatever the run's exit status: :class:`SelectorTypo`. There
+      a stop-early run and a typo look alike; it fails closed and says what to do for each.
     """
     if seen not in SEEN:
         raise ValueError(f"unknown seen {seen!r}")
     early = _run_level(proc, timeout_codes)
     if early is not None and early.outcome == RESOURCE_EXIT:
         return early
-    if not names:
+    said = _prefix(pytest_route)
+    if not names and not pytest_route:
         return early or Outcome(RESOURCE_EXIT, 6, NOT_IN_REPORT)
     if collection_errors:
-        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors))
+        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors, pytest_route))
+    module = module_of(classname)
+    if pytest_route and seen == NOT_COLLECTED:
+        if module and not any(c == module or c.startswith(module + ".") for c, _ in names):
+            return Outcome(RESOURCE_EXIT, 6, module_not_collected_note(module))
+        return Outcome(RESOURCE_EXIT, 6, NOT_COLLECTED_NOTE)
     if seen == DESELECTED:
-        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report: collected, then deselected "
-                                         "(-k, -m, --deselect, --lf): it did not run")
+        return Outcome(RESOURCE_EXIT, 6, f"{said}: collected, then deselected "
+                       "(-k, -m, --deselect, --lf)" + ("" if pytest_route else ": it did not run"))
     if seen == NOT_REACHED:
-        return Outcome(RESOURCE_EXIT, 6, "not in JUnit report: collected, but the session "
+        return Outcome(RESOURCE_EXIT, 6, f"{said}: collected, but the session "
                                          "stopped before its result (exit status "
                                          f"{proc.exit_code}: -x, --maxfail or an interrupt)")
+    if pytest_route and not names:
+        return early or Outcome(RESOURCE_EXIT, 6, f"{DID_NOT_RUN}: the session ran no test")
+    if pytest_route:  # the session did not say what it collected (an xdist run cut short)
+        return Outcome(RESOURCE_EXIT, 6, f"{DID_NOT_RUN}: the session did not say whether it "
+                                         "collected this test (no result to stamp)")
     near = ", ".join(repr(n[:80]) for n in nearest(classname, name, names))
-    module = module_of(classname)
     if module and not any(c == module or c.startswith(module + ".") for c, _ in names):
         raise SelectorTypo(
             f"{selector_text(classname, name)} matches no test case in the report, and no "
@@ -298,6 +338,7 @@ def from_junit(
     seen: str,
     hypothesis_errors: Sequence[str] = (),
     collection_errors: Sequence[str] = (),
+    pytest_route: bool = False,
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
@@ -310,7 +351,8 @@ def from_junit(
     """
     if report_found and not matches:
         return not_matched(proc, timeout_codes, classname=classname, name=name, names=names,
-                           seen=seen, collection_errors=collection_errors)
+                           seen=seen, collection_errors=collection_errors,
+                           pytest_route=pytest_route)
     early = _run_level(proc, timeout_codes)
     if early is not None:
         return early

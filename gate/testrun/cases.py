@@ -198,8 +198,9 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
     (``crash``) is ``resource_exit`` too, unless Hypothesis printed a falsifying example for it
     (it found and replayed an input on which the call raises): ``assert_fail``. A selector
     that matches no testcase is decided by :func:`gate.decide.outcome.not_matched` with what
-    ``collected`` saw, and may raise :class:`gate.decide.outcome.SelectorTypo` (the caller
-    names the manifest entry); the names it looks among are the testcases' and the tests the
+    ``collected`` saw, on the pytest routes' terms: a test pytest did not collect (renamed or
+    removed after ``gate init``) is that property's ``resource_exit``, never a reason to drop
+    the other properties' stamps; the names it looks among are the testcases' and the tests the
     recorder left out as ungated (``collected.ungated``), so running only the gated tests
     decides a missing test as running them all would.
     """
@@ -223,7 +224,7 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
         names=[c.key for c in cases] + sorted(collected.ungated if collected else ()),
         seen=collected.seen(classname, name) if collected else outcome.SEEN_UNKNOWN,
         hypothesis_errors=outcome.hypothesis_errors(raised),
-        collection_errors=collected.failed if collected else ())
+        collection_errors=collected.failed if collected else (), pytest_route=True)
     if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
         example = (matches[0].failure or {}).get("example")
         if isinstance(example, str) and example:

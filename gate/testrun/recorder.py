@@ -96,6 +96,7 @@ class Governor:
                                       items: list[pytest.Item]) -> None:
         from gate.testrun import hypothesis_card
 
+        self.say_not_collected(session, items)
         problems: list[str] = []
         shared: dict[str, list[str]] = {}  # a profile's clause -> the tests it alone refuses
         refused = 0
@@ -123,6 +124,37 @@ class Governor:
             pytest.exit(f"gate: error: the sample card cannot govern {refused} gated "
                         f"test{'s' if refused > 1 else ''} (no test ran): {shown}",
                         returncode=2)
+
+    def not_collected(self, items: Sequence[pytest.Item]) -> list[Any]:
+        """The properties whose test pytest did not collect (neither among ``items`` nor
+        deselected): renamed or removed after ``gate init``. Empty when a test file failed to
+        collect (that error is the news) or in an xdist controller (the workers collect)."""
+        collected = getattr(self, "collected", None)
+        if collected is None or collected.failed:
+            return []
+        keys = [Case(junit_key(item.nodeid)) for item in items]
+        gone = [Case(k) for k in collected.deselected]
+        return [p for p in self.props
+                if not lookup(keys, p.prop.junit_classname, p.prop.junit_name)
+                and not lookup(gone, p.prop.junit_classname, p.prop.junit_name)]
+
+    def say_not_collected(self, session: pytest.Session, items: Sequence[pytest.Item]) -> None:
+        """At collection, before any test runs: name the properties whose test is gone (their
+        stamps will be ``resource_exit``; the others run and are stamped)."""
+        if getattr(session.config, "workeroutput", None) is not None:
+            return  # an xdist worker's output is not shown; the stamps still say it
+        from gate.decide import outcome
+
+        missing = self.not_collected(items)
+        if not missing:
+            return
+        shown = ", ".join(repr(p.prop.test_id) for p in missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        one = len(missing) == 1
+        session.config.get_terminal_writer().line(
+            f"gate: {outcome.NOT_COLLECTED_NOTE}: {'test' if one else 'tests'} {shown} "
+            f"({'its stamp' if one else 'their stamps'} will be resource_exit; "
+            "every other property runs and is stamped)", yellow=True)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
@@ -193,6 +225,10 @@ class Folder:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected.selected = {junit_key(item.nodeid) for item in session.items}
+        output = getattr(session.config, "workeroutput", None)
+        if output is not None:  # an xdist worker: the controller collects nothing itself
+            output["gate_selected"] = sorted([list(k) for k in self.collected.selected])
+            output["gate_deselected"] = sorted([list(k) for k in self.collected.deselected])
 
     def pytest_internalerror(self) -> None:
         self.cases.add_internal_error()
@@ -206,6 +242,11 @@ class Folder:
             self.worker_refused.extend(str(p) for p in refused)
             self.worker_refused_tests = int(output.get("gate_refused_tests", len(refused)))
         self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
+        if "gate_selected" in output:  # what the worker collected: a missing test is known
+            self.collected.selected = (self.collected.selected or set()) | {
+                (str(c), str(n)) for c, n in output["gate_selected"]}
+            self.collected.deselected.update(
+                (str(c), str(n)) for c, n in output.get("gate_deselected", ()))
 
 
 # --- the recorder plugin (loaded with -p gate.testrun.recorder) ----------------------------------
