@@ -195,6 +195,81 @@ def junit_route() -> dict[str, Any]:
     return _report(_loaded(*s), [])
 
 
+def _recorded(test: str, line: int, server_class: str, outcome: str, run_id: str,
+              **extra: Any) -> dict[str, Any]:
+    """A stamp of the action's recorder route (the card applied; no sampler file): the
+    ``hypothesis`` object always, the ``failure`` object on a red."""
+    value = _stamp(test, line, server_class, outcome, run_id, _card(test, None), **extra)
+    del value["fixture_sha256"], value["fixture_path"]
+    value["source"] = "pytest-recorder"
+    value.setdefault("hypothesis", dict(HYPOTHESIS, derandomize=False))
+    return value
+
+
+#: Hypothesis 6.170's text for filter_too_much (four paragraphs), as the stamp carries it.
+FILTER_TOO_MUCH = (
+    "It looks like this test is filtering out a lot of inputs. 0 inputs were generated "
+    "successfully, while 50 inputs were filtered out. \n\nAn input might be filtered out by "
+    "calls to assume(), strategy.filter(...), or occasionally by Hypothesis internals.\n\n"
+    "Applying this much filtering makes input generation slow, since Hypothesis must discard "
+    "inputs which are filtered out and try generating it again. It is also possible that "
+    "applying this much filtering will distort the domain and/or distribution of the test, "
+    "leaving your testing less rigorous than expected.\n\nIf you expect this many inputs to "
+    "be filtered out during generation, you can disable this health check with "
+    "@settings(suppress_health_check=[HealthCheck.filter_too_much]). See "
+    "https://hypothesis.readthedocs.io/en/latest/reference/api.html#hypothesis.HealthCheck "
+    "for details.")
+TOO_SLOW = (
+    "Input generation is slow: Hypothesis only generated 9 valid inputs after 1.12 seconds.\n"
+    "\nIf you expect input generation to be slow, you can disable this health check with "
+    "@settings(suppress_health_check=[HealthCheck.too_slow]).")
+
+
+def _health(test: str, line: int, server_class: str, run_id: str, text: str) -> dict[str, Any]:
+    from gate.decide import outcome
+
+    return _recorded(test, line, server_class, "resource_exit", run_id,
+                     note=outcome.hypothesis_note(("FailedHealthCheck",)),
+                     failure={"type": "hypothesis.errors.FailedHealthCheck", "message": text,
+                              "example": None, "reproduce": None})
+
+
+def health_check() -> dict[str, Any]:
+    """Issue 22: both classes fail filter_too_much identically on the card's seed (a
+    deterministic red: no re-run can pass), beside a too_slow on the free server only (a slow
+    runner: the retry class) and a green."""
+    hypothesis = dict(HYPOTHESIS, derandomize=False, examples_run=0)
+    s = [{**_health("test_parse_ranges", 12, LOCAL, "l-pr", FILTER_TOO_MUCH),
+          "hypothesis": hypothesis},
+         {**_health("test_parse_ranges", 12, FREE, "f-pr", FILTER_TOO_MUCH),
+          "hypothesis": hypothesis},
+         _recorded("test_render_all", 30, LOCAL, "pass", "l-ra"),
+         _health("test_render_all", 30, FREE, "f-ra", TOO_SLOW),
+         _recorded("test_sort_stable", 50, LOCAL, "pass", "l-ss"),
+         _recorded("test_sort_stable", 50, FREE, "pass", "f-ss")]
+    return _report(_loaded(*s), [])
+
+
+def renamed_test() -> dict[str, Any]:
+    """Issue 22: ``test_round_trip`` was renamed after ``gate init``: both classes stamp it
+    ``resource_exit`` (not collected), every other property is stamped as usual."""
+    from gate.decide import outcome
+
+    s = [_recorded("test_round_trip", 10, LOCAL, "resource_exit", "l-rt", exit_code=0,
+                   note=outcome.NOT_COLLECTED_NOTE),
+         _recorded("test_round_trip", 10, FREE, "resource_exit", "f-rt", exit_code=0,
+                   note=outcome.NOT_COLLECTED_NOTE)]
+    for del_key in ("hypothesis",):
+        for stamp in s:
+            del stamp[del_key]  # the test never ran: no generator was recorded
+    s += [*(_recorded(t, 20 + i, c, "pass", f"{c[0]}-{i}")
+            for i, t in enumerate(("test_decode_total", "test_sort_stable"))
+            for c in (LOCAL, FREE))]
+    for stamp in s:
+        stamp["exit_code"] = 0  # the session passed: only the renamed test has no result
+    return _report(_loaded(*s), [])
+
+
 def many(n: int = 10_000, red_every: int = 500) -> dict[str, Any]:
     s: list[dict[str, Any]] = []
     for i in range(n):

@@ -50,7 +50,8 @@ def surfaces(report: dict[str, Any]) -> dict[str, str]:
 
 CASES = {"all-green": g.all_green, "one-of-each": g.one_of_each,
          "broken-stamp-run": g.broken_stamp_run, "collection-error": g.collection_error,
-         "junit-route": g.junit_route, "frozen-open": g.frozen_open}
+         "junit-route": g.junit_route, "frozen-open": g.frozen_open,
+         "health-check": g.health_check, "renamed-test": g.renamed_test}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

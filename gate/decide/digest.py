@@ -16,6 +16,10 @@ Rows in order (SPEC §4, with issue 11's Hypothesis digests in rows 0 and 3, and
     differ (they failed, but on different minimal examples)
 3   both oracles false                                                  property_miss
 4   one oracle false                                                    unclassified
+5   a transport fault recorded, and both runs failed the same           unclassified
+    Hypothesis health check on the same generator (equal
+    ``health_check_sha256`` and ``generator_sha256``): deterministic,
+    a re-run draws the same examples and fails the same way; not noise
 5   a transport fault recorded                                          harness_flake
 6   both oracles passed (nothing is red)                                none
 6   anything else                                                       unclassified
@@ -25,7 +29,8 @@ For a Hypothesis property (a stamp with a ``hypothesis`` object) the digests are
 :func:`generator_digest` (the generator: Hypothesis version and every setting in force; a pair
 drawing the same examples has the same one) and :func:`failure_digest` (the minimal failing
 example as Hypothesis printed it and the exception type); see the README, "Records and
-formats".
+formats". :func:`health_check_digest` is a run's failed health check (Hypothesis's
+``FailedHealthCheck`` and its text), so a check that repeats exactly is told from noise.
 """
 
 from __future__ import annotations
@@ -54,6 +59,9 @@ GENERATOR_FIELDS = ("version", "seed", "max_examples", "derandomize", "database"
                     "deadline_ms", "suppress_health_check")
 GENERATOR_FORMAT = "gate-hypothesis-generator/v1"
 FAILURE_FORMAT = "gate-hypothesis-failure/v2"
+HEALTH_CHECK_FORMAT = "gate-hypothesis-health-check/v1"
+#: The qualified type of Hypothesis's health-check failure (a stamp's ``failure.type``).
+HEALTH_CHECK_TYPE = "hypothesis.errors.FailedHealthCheck"
 #: A default ``repr`` of an object holds its memory address (``<tests.TestX object at
 #: 0x7f23d2a74210>``, a test method's ``self`` in every falsifying example of a class-based
 #: test), which differs between any two processes: it is replaced before hashing.
@@ -82,6 +90,18 @@ def failure_digest(failure: Mapping[str, Any]) -> str | None:
         return None
     return _sha256_of({"example": _ADDRESS.sub(ADDRESS_MARK, example),
                        "format": FAILURE_FORMAT, "type": kind})
+
+
+def health_check_digest(failure: Mapping[str, Any]) -> str | None:
+    """SHA-256 of canonical JSON ``{"format": HEALTH_CHECK_FORMAT, "message", "type"}`` for a
+    failure raised by a Hypothesis health check (``type`` is :data:`HEALTH_CHECK_TYPE`), else
+    ``None``. Object addresses are replaced as in :func:`failure_digest`. Two runs with the same
+    digest and the same generator failed the same check with the same text: deterministic."""
+    message, kind = failure.get("message"), failure.get("type")
+    if kind != HEALTH_CHECK_TYPE or not isinstance(message, str) or not message:
+        return None
+    return _sha256_of({"format": HEALTH_CHECK_FORMAT, "type": kind,
+                       "message": _ADDRESS.sub(ADDRESS_MARK, message)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +166,13 @@ def classify_runs(left: Mapping[str, Any], right: Mapping[str, Any]) -> DigestRe
         # Treated as missing for rows 3-4, but a malformed value never opens the freeze door.
         return DigestResult(FailureClass.UNCLASSIFIED, 6,
                             "an oracle or transport value is malformed; no freeze")
+    h1 = clean_digest(left.get("health_check_sha256"))
+    h2 = clean_digest(right.get("health_check_sha256"))
+    if (transport_fault(left) or transport_fault(right)) and h1 is not None and h1 == h2 \
+            and g1 is not None and g1 == g2:
+        return DigestResult(FailureClass.UNCLASSIFIED, 5,
+                            "both runs failed the same Hypothesis health check on the same "
+                            "generator: deterministic, not harness noise; no freeze")
     if transport_fault(left) or transport_fault(right):
         return DigestResult(FailureClass.HARNESS_FLAKE, 5, "a transport fault was recorded")
     if o1 is True and o2 is True:

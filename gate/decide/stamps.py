@@ -246,4 +246,7 @@ def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
             failed = digest.failure_digest(failure)
             if failed is not None:
                 record["failure_sha256"] = failed
+            checked = digest.health_check_digest(failure)
+            if checked is not None:
+                record["health_check_sha256"] = checked
     return record

@@ -109,6 +109,11 @@ STUCK_WORDS = {
                    "compare",
     "deadline": "a test case exceeded the card's deadline (Hypothesis's DeadlineExceeded, not "
                 "an assertion result); there is no result to compare",
+    "not_collected": "the test was not collected (renamed or removed after `gate init`?), so "
+                     "there is no result to compare",
+    "health_check": "both classes failed the same Hypothesis health check on the same card "
+                    "(the same generator, the same check, the same text): it is deterministic, "
+                    "so a re-run cannot pass",
 }
 
 #: What happened, for a pair that an earlier attempt's remembered red rejects (row 2m of
@@ -245,6 +250,8 @@ def stuck_kind(run: Mapping[str, Any]) -> str | None:
         return "interrupted"
     if note.startswith(DEADLINE_NOTE):
         return "deadline"
+    if note.startswith(outcomes.NOT_COLLECTED_PREFIX):  # the pytest routes' missing test
+        return "not_collected"
     return None
 
 
@@ -252,19 +259,76 @@ def stuck_kind(run: Mapping[str, Any]) -> str | None:
 DEADLINE_NOTE = "hypothesis.errors.DeadlineExceeded"
 
 
+@dataclass(frozen=True)
+class HealthCheck:
+    """A Hypothesis health check both classes failed identically (see
+    :func:`repeated_health_check`): the check's name, Hypothesis's one-line explanation (the
+    first line of its message), the whole message, and the checks the card suppresses already."""
+
+    name: str
+    summary: str
+    message: str
+    suppressed: tuple[str, ...]
+
+
+_CHECK_NAME = re.compile(r"HealthCheck\.([A-Za-z_]+)")
+
+
+def repeated_health_check(pair: Mapping[str, Any]) -> HealthCheck | None:
+    """The health check a pair's two classes both failed on the same card — the same generator
+    (:func:`gate.decide.digest.generator_digest`), the same check and text
+    (:func:`gate.decide.digest.health_check_digest`) — or None. Deterministic: the card's seed
+    draws the same examples on every run, so a re-run fails the same way. A check on one
+    class only (a ``too_slow`` on a slow runner) is not one: that stays the retry class."""
+    from gate.decide import digest
+
+    runs = {str(r.get("server_class")): r for r in _runs(pair)}
+    if set(runs) != {LOCAL, FREE} or len(_runs(pair)) != 2:
+        return None
+    checks, generators = set(), set()
+    for run in runs.values():
+        hypothesis = run.get("hypothesis")
+        if run.get("outcome") not in RETRY_OUTCOMES or not isinstance(hypothesis, Mapping):
+            return None
+        checks.add(digest.health_check_digest(_failure(run)))
+        generators.add(digest.generator_digest(hypothesis))
+    if len(checks) != 1 or None in checks or len(generators) != 1:
+        return None
+    run = runs[LOCAL]
+    message = str(_failure(run).get("message", ""))
+    named = _CHECK_NAME.search(message)
+    first = next((line.strip() for line in message.splitlines() if line.strip()), "")
+    hypothesis = run.get("hypothesis")
+    suppressed = hypothesis.get("suppress_health_check") if isinstance(hypothesis, Mapping) \
+        else None
+    return HealthCheck(named.group(1) if named else "", first, message,
+                       tuple(str(n) for n in suppressed) if isinstance(suppressed, list) else ())
+
+
 def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
+    if repeated_health_check(pair) is not None:
+        return "health_check"
     kinds = {stuck_kind(r) for r in _runs(pair)}
     return next((k for k in STUCK_WORDS if k in kinds), None)
 
 
-def _run_line(run: Mapping[str, Any], attempt: int | None = None) -> str:
+def _run_line(run: Mapping[str, Any], attempt: int | None = None,
+              check: HealthCheck | None = None) -> str:
     outcome = str(run.get("outcome", ""))
+    if check is not None:  # the same health check in both classes: said once, below
+        code = run.get("exit_code")
+        exited = f"; exit code {code}" if isinstance(code, int) else ""
+        return "❌ " + markdown.inline(
+            f"{run.get('server_class', '')}: no result (health check "
+            f"{check.name or 'failed'}){exited}", TEXT_CHARS)
     icon = "✅" if outcome == "pass" else "❌"
     text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
     if attempt is not None:  # remembered from an earlier attempt's check run
         text = f"{run.get('server_class', '')} (attempt {attempt}): " \
                f"{OUTCOME_WORDS.get(outcome, outcome)}"
-    if outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
+    if stuck_kind(run) == "not_collected":  # the next step says what the note says
+        text = f"{run.get('server_class', '')}: no result (not collected)"
+    elif outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
         text = f"{run.get('server_class', '')}: no result ({outcome.replace('_', ' ')}); " \
                f"{_cause(run, False)}"
     elif outcome in RETRY_OUTCOMES:
@@ -306,6 +370,22 @@ def _same_failure(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
     would print for each)."""
     return bool(_failure(first)) and _failure(first) == _failure(second) and (
         first.get("hypothesis") == second.get("hypothesis"))
+
+
+def _health_check_lines(check: HealthCheck, run: Mapping[str, Any]) -> list[str]:
+    """The repeated health check, once: its name, Hypothesis's one-line explanation, the
+    settings (the same in both classes), and Hypothesis's whole text folded away."""
+    name = f"`{check.name}`" if check.name else "(unnamed)"
+    out = [f"Health check {name} (both classes, the same text): "
+           f"{markdown.inline(check.summary, 500)}", ""]
+    settings = _hypothesis_line(run)
+    if settings:
+        out += [settings[0].replace(
+            f"({markdown.inline(str(run.get('server_class', '')))})", "(both classes)", 1), ""]
+    body = [markdown.truncate(line, 500) for line in check.message.splitlines()]
+    fence = markdown.fence_for(body)
+    return [*out, "<details><summary>Hypothesis's whole message</summary>", "",
+            f"{fence}text", *body[:EXAMPLE_LINES], fence, "", "</details>", ""]
 
 
 HYPOTHESIS_KEYS = ("seed", "max_examples", "derandomize", "database", "deadline_ms",
@@ -434,6 +514,9 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
                 f"free-server failure; only with a review, set a new expiry within the "
                 f"{max_days}-day maximum on both the card (a new fixture_hash: re-run both "
                 f"stamp jobs) and the entry in {policy}."]
+    check = repeated_health_check(pair) if action == "reject_run_retry_new_id" else None
+    if check is not None:
+        return health_check_step(check)
     if action == "reject_run_retry_new_id":
         out: list[str] = []
         for run in _runs(pair):
@@ -456,6 +539,16 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
                            f"collect there{exited}, so no test ran; {where} has the error."
                            f"{env} A re-run fails the same way: push the fix, and both stamp "
                            "jobs run again on the new commit.")
+            elif kind == "not_collected":
+                both = all(stuck_kind(r) == "not_collected" for r in _runs(pair))
+                if both and out:
+                    continue  # said once for both classes
+                out.append(f"**Next step{'' if both else f' ({cls})'}:** pytest did not collect "
+                           f"this test{' in either class' if both else ' there'}: renamed or "
+                           "removed after `gate init`? A re-run fails the same way: run "
+                           "`gate init --add` with your test folders (it writes a card and a "
+                           "manifest entry for the new name), remove this test's entry and "
+                           "card from the manifest, and commit both.")
             elif kind == "interrupted":
                 out.append(f"**Next step ({cls}):** the test session stopped before this test "
                            f"ran ({markdown.inline(_cause(run, False), TEXT_CHARS)}: pytest's "
@@ -523,6 +616,34 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
     return ["**Next step:** check the stamp jobs' `server-class` inputs and re-run them."]
 
 
+def _suppressed_card(check: HealthCheck) -> str:
+    names = sorted({*check.suppressed, *([check.name] if check.name else [])})
+    return json.dumps(names)
+
+
+def health_check_step(check: HealthCheck) -> list[str]:
+    """The two real ways out of a health check that repeats exactly (never a re-run)."""
+    name = check.name or "NAME"
+    return ["**Next step:** a re-run draws the same examples from the same card and fails "
+            "the same way, so do one of these:", "",
+            f"1. **Fix the strategy** so the `{name}` check passes (Hypothesis's words "
+            "above say what it saw); the card stays the same.",
+            f"2. **Or, reviewed, suppress the check for this test**: add "
+            f"`@settings(suppress_health_check=[HealthCheck.{name}])` to the test and "
+            f"`\"suppress_health_check\": {_suppressed_card(check)}` to its card. A changed "
+            f"card is a new card (a new fixture_hash): both stamp jobs run again."]
+
+
+def health_check_plain(check: HealthCheck) -> str:
+    """:func:`health_check_step` as one plain-text paragraph (annotations, log lines)."""
+    name = check.name or "NAME"
+    return (f"Cause: Hypothesis health check {name} failed in both classes with the same text "
+            f"on the same card ({check.summary}). Deterministic: a re-run cannot pass. Next "
+            f"step: fix the strategy, or (reviewed) add "
+            f"@settings(suppress_health_check=[HealthCheck.{name}]) to the test and "
+            f"\"suppress_health_check\": {_suppressed_card(check)} to its card (a new card).")
+
+
 _UNCOLLECTED = re.compile(re.escape(outcomes.COLLECTION_NOTE) + r" \((.*)\)$")
 
 
@@ -578,15 +699,18 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
     status = str(pair.get("status", ""))
     earlier = {str(m.get("run_id")): int(m.get("attempt", 0))
                for m in pair.get("remembered") or [] if isinstance(m, Mapping)}
+    check = repeated_health_check(pair)
     out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
            "", f"**What happened:** {words_md(pair)}.", "",
-           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.get('run_id'))))
+           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.get('run_id'))), check)
                                   for r in _runs(pair)[:4]) or 'none'), ""]
     out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
+    if check is not None:  # one check, one text: said once, not once per class
+        out += _health_check_lines(check, _runs(pair)[0])
     shown: list[Mapping[str, Any]] = []
-    for run in _runs(pair)[:4]:
+    for run in _runs(pair)[:4] if check is None else ():
         same = next((r for r in shown if _same_failure(r, run)), None)
         if same is not None:  # byte for byte what another class printed: say so, once
             out += [f"{markdown.inline(str(run.get('server_class', '')))}: the same failure on "
@@ -634,6 +758,11 @@ def common_causes(report: Mapping[str, Any]) -> list[str]:
     for pair in report.get("pairs", []):
         if not isinstance(pair, Mapping) or pair.get("action") != "reject_run_retry_new_id":
             continue
+        check = repeated_health_check(pair)
+        if check is not None:  # one cause for the pair, in both classes
+            groups[("both classes", f"Hypothesis health check {check.name} failed the same "
+                    "way", "health_check")] += 1
+            continue
         for run in _runs(pair):
             if run.get("outcome") in RETRY_OUTCOMES:
                 groups[(str(run.get("server_class", "")), _cause(run, False),
@@ -661,6 +790,12 @@ COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
     "deadline": ("test cases ran longer than the cards' deadline",
                  "Make them faster or raise `deadline_ms` in their cards; re-run the {cls} "
                  "stamp job only for a one-off slow runner."),
+    "not_collected": ("the tests were not collected (renamed or removed after `gate init`?)",
+                      "Run `gate init --add` for the new names and remove the old entries; a "
+                      "re-run fails the same way."),
+    "health_check": ("the same Hypothesis health check failed on the same cards",
+                     "Deterministic, a re-run cannot pass: fix the strategies, or (reviewed) "
+                     "suppress the check in the tests' `@settings` and their cards."),
     None: ("the run did not finish", "Fix that, then re-run the {cls} stamp job."),
 }
 
@@ -830,9 +965,15 @@ def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
                      else _cause(r, stuck_kind(r) is None))
                   for r in _runs(pair) if r.get("outcome") in RETRY_OUTCOMES]
         kind = pair_stuck_kind(pair)
+        check = repeated_health_check(pair)
+        if check is not None:
+            return health_check_plain(check)
         if kind == "collection":
             return (f"Cause: {'; '.join(causes)}. Next step: fix the test collection (see the "
                     "stamp job's log); a re-run fails the same way.")
+        if kind == "not_collected":
+            return (f"Cause: {'; '.join(causes)}. Next step: gate init --add names the new "
+                    "test; remove the old entry and its card; a re-run fails the same way.")
         if kind == "interrupted":
             return (f"Cause: {'; '.join(causes)}. Next step: read the stamp job's log; fix a "
                     "collection error (a re-run fails the same way), re-run only a cancelled "
