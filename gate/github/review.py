@@ -1056,7 +1056,10 @@ def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
         said += f": {reason}"  # (the retry reason's advice is replaced by the real cause)
     return "\n".join([markdown.one_line(said),
                       markdown.one_line(plain_next_step(pair, now, max_days)),
-                      *annotation_failures(pair),
+                      # a repeated health check: its name and one-line explanation are in the
+                      # next step already, not Hypothesis's whole text (once per class)
+                      *(annotation_failures(pair) if repeated_health_check(pair) is None
+                        else ()),
                       *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
 
 
