@@ -8,8 +8,9 @@ standard library only, before any virtual environment exists::
 
 prints the path of the environment's interpreter on stdout. Under ``flock`` on ``ROOT/.lock``
 it reuses ``ROOT/venv-<set>-<key>`` when every file it holds matches the manifest written when
-it was built (``.gate-manifest``: sha256 of every file, the target of every link, every
-folder; nothing more, nothing less), and otherwise rebuilds it (one stderr line names the first
+it was built (``.gate-manifest``: every folder, file and link, each file by its inode, size
+and modification and change times, which any write or replacement changes; nothing more,
+nothing less), and otherwise rebuilds it (one stderr line names the first
 file that differs). The root, and each folder and file under it the set-up uses, must be the
 current user's, not writable by group or others, and no symbolic link: anything else is exit 2
 naming it, and nothing is run from it.
@@ -39,21 +40,17 @@ release, from PyPI's JSON API (see the comment at the top of installer.lock).
 from __future__ import annotations
 
 import hashlib
-import http.client
-import io
-import json
 import os
-import platform
 import shutil
 import stat
 import subprocess
 import sys
-import tempfile
-import urllib.request
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
+
+# The warm path (a verified environment reused) imports no more than it needs: the network,
+# zip and temporary-file modules are imported where the cold path uses them.
 
 try:
     import fcntl
@@ -126,6 +123,15 @@ def platform_key(system: str, machine: str) -> str:
     return f"{system}-{machine}"
 
 
+def this_platform() -> str:
+    """This machine's platform key (``os.uname``: the ``platform`` module is slow to import)."""
+    if hasattr(os, "uname"):
+        return platform_key(os.uname().sysname, os.uname().machine)
+    import platform
+
+    return platform_key(platform.system(), platform.machine())
+
+
 def read_pins(path: Path) -> dict[str, Pin]:
     pins: dict[str, Pin] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -170,12 +176,15 @@ def clean_env(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def download(url: str) -> bytes:
+    import urllib.request
     with urllib.request.urlopen(url, timeout=TIMEOUT) as response:  # noqa: S310 (https or a set base)
         return bytes(response.read())
 
 
 def extract_uv(wheel: bytes, target: Path) -> None:
     """Write only the uv binary of ``wheel`` (already hash-checked) to ``target``."""
+    import io
+    import zipfile
     with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
         names = [n for n in archive.namelist()
                  if n.count("/") == 2 and n.split("/")[1] == "scripts"
@@ -237,9 +246,13 @@ def read_kept(path: Path) -> bytes | None:
 
 
 def manifest(venv: Path) -> list[str]:
-    """One line per entry under ``venv``, sorted: ``d - PATH`` a folder, ``l TARGET PATH`` a
-    symbolic link (the interpreter's), ``f SHA256 PATH`` a file; exit 2 on an entry that is
-    not the current user's or that group or others can write, or a special file."""
+    """One line per entry under ``venv``, sorted by path: ``d STAT PATH`` a folder,
+    ``l TARGET PATH`` a symbolic link (the interpreter's), ``f STAT PATH`` a file, where STAT is
+    the entry's inode, mode and owner (and for a file its size, modification and change times
+    in nanoseconds). Any write to a file, a rename over it or a replacement changes its change
+    time (``st_ctime_ns``), which no unprivileged process can set back; so a file whose STAT
+    matches is the file the build wrote, without reading it. Exit 2 on an entry that is not
+    the current user's, that group or others can write, or a special file."""
     lines: list[str] = []
     stack = [(venv, "")]
     while stack:
@@ -247,23 +260,23 @@ def manifest(venv: Path) -> list[str]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = f"{rel}{entry.name}"
-                if name == MANIFEST or "\n" in name or "\r" in name:
-                    if name == MANIFEST:
-                        continue
+                if name == MANIFEST:
+                    continue
+                if "\n" in name or "\r" in name:
                     raise InstallerError(f"{entry.path}: a line break in a file name")
                 st = entry.stat(follow_symlinks=False)
                 if stat.S_ISLNK(st.st_mode):
                     lines.append(f"l {os.readlink(entry.path).replace(' ', '%20')} {name}")
-                elif stat.S_ISDIR(st.st_mode):
-                    _refuse(Path(entry.path), st, "folder")
-                    lines.append(f"d - {name}")
+                    continue
+                kind = "folder" if stat.S_ISDIR(st.st_mode) else "file"
+                _refuse(Path(entry.path), st, kind)
+                ident = f"{st.st_ino}:{st.st_mode:o}:{st.st_uid}"
+                if kind == "folder":
+                    lines.append(f"d {ident} {name}")
                     stack.append((Path(entry.path), f"{name}/"))
                 else:
-                    _refuse(Path(entry.path), st, "file")
-                    fd = os.open(entry.path, os.O_RDONLY | NOFOLLOW)
-                    with os.fdopen(fd, "rb") as handle:
-                        digest = hashlib.file_digest(handle, "sha256").hexdigest()
-                    lines.append(f"f {digest} {name}")
+                    lines.append(f"f {ident}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+                                 f" {name}")
     lines.sort(key=lambda line: line.split(" ", 2)[2])
     return lines
 
@@ -304,6 +317,8 @@ def find_uv(root: Path, env: Mapping[str, str], key: str, lock: Path = LOCK) -> 
     """A uv binary extracted, in a fresh folder under ``root`` the caller removes, from the
     pinned wheel (kept under ``root`` and checked against the pin on every use, or downloaded);
     ``None`` to install with pip."""
+    import http.client
+    import tempfile
     pins = read_pins(lock)
     if key not in pins:
         return _pip(f"no uv is pinned for {key} in requirements/installer.lock")
@@ -347,6 +362,7 @@ def find_uv(root: Path, env: Mapping[str, str], key: str, lock: Path = LOCK) -> 
 
 def _keep(home: Path, kept: Path, wheel: bytes) -> None:
     """``home`` holding only the checked wheel (written to a temporary name, then renamed)."""
+    import tempfile
     if os.path.lexists(home):
         shutil.rmtree(home)
     os.mkdir(home, 0o700)
@@ -467,6 +483,8 @@ def fetch_wheel(folder: Path, key: str, lock: Path = LOCK) -> Path:
 
 def pin_file(version: str, saved: str = "") -> str:
     """A new installer.lock for uv ``version``, from PyPI's JSON API (or a saved answer)."""
+    import json
+    import urllib.request
     if saved:
         release = json.loads(Path(saved).read_text(encoding="utf-8"))
     else:
@@ -493,7 +511,7 @@ def main(argv: list[str]) -> int:
         if len(argv) in (2, 3) and argv[0] == "--pin":
             sys.stdout.write(pin_file(*argv[1:]))
             return 0
-        key = platform_key(platform.system(), platform.machine())
+        key = this_platform()
         if len(argv) == 2 and argv[0] == "--fetch":
             print(fetch_wheel(Path(argv[1]), key))
             return 0

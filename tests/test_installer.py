@@ -348,11 +348,23 @@ def _delete_module(site: Path) -> None:
     (site / "yaml" / "__init__.py").unlink()
 
 
-def _same_bytes_new_mtime(site: Path) -> None:
-    """Not a change: the same bytes written again (a cache restore, a touch)."""
+def _same_size_same_mtime(site: Path) -> None:
+    """A rewrite that keeps the size and puts the modification time back (``os.utime``): the
+    change time still moves, and no unprivileged process can set it back."""
     module = site / "yaml" / "__init__.py"
-    module.write_bytes(module.read_bytes())
-    os.utime(module, (1, 1))
+    before = module.stat()
+    module.write_text("SAFE = 0xBA\n")
+    assert module.stat().st_size == before.st_size
+    os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def _replaced_by_rename(site: Path) -> None:
+    """The same bytes under a new inode (written elsewhere, renamed over the module)."""
+    module = site / "yaml" / "__init__.py"
+    before = module.stat()
+    (site / "new").write_bytes(module.read_bytes())
+    os.utime(site / "new", ns=(before.st_atime_ns, before.st_mtime_ns))
+    (site / "new").replace(module)
 
 
 @pytest.mark.parametrize(("tamper", "says"), [
@@ -363,6 +375,8 @@ def _same_bytes_new_mtime(site: Path) -> None:
     (_plant_bytecode, "yaml/__pycache__ is not in its manifest"),
     (_retarget_interpreter, "bin/python differs from its manifest (l)"),
     (_delete_module, "yaml/__init__.py is missing"),
+    (_same_size_same_mtime, "yaml/__init__.py differs from its manifest (f)"),
+    (_replaced_by_rename, "yaml/__init__.py differs from its manifest (f)"),
 ])
 def test_a_changed_environment_is_rebuilt_before_anything_runs_from_it(
         tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str],
@@ -382,9 +396,9 @@ def test_a_changed_environment_is_rebuilt_before_anything_runs_from_it(
     assert os.readlink(python) == sys.executable
 
 
-def test_the_same_bytes_are_not_a_change(tmp_path: Path, builds: list[Path]) -> None:
+def test_reading_and_importing_are_not_a_change(tmp_path: Path, builds: list[Path]) -> None:
     python = _setup(tmp_path / "root")
-    _same_bytes_new_mtime(_site(python))
+    (_site(python) / "yaml" / "__init__.py").read_bytes()
     assert _setup(tmp_path / "root") == python
     assert len(builds) == 1
 
@@ -576,3 +590,8 @@ def test_every_message_goes_through_say() -> None:
                     function.name, call.lineno)
             if isinstance(call, ast.Attribute) and call.attr == "stderr":
                 assert function.name == "say", (function.name, call.lineno)
+
+
+def test_this_platform_is_what_the_platform_module_says() -> None:
+    assert installer.this_platform() == installer.platform_key(platform.system(),
+                                                               platform.machine())
