@@ -255,7 +255,8 @@ def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -
             payload = sigstore_verifier()(data, expect=expect, where=where,
                                           signer_workflows=policy.signer_workflows)
         except GateInputError as exc:
-            raise SignatureProblem(f"bundle.{exc.field}", exc.message) from None
+            field = exc.field if exc.field.split(".")[0] == "bundle" else f"bundle.{exc.field}"
+            raise SignatureProblem(field, exc.message) from None
     else:
         payload = open_envelope(data, policy.keys_of(expect.server_class), where)
     record = check_statement(payload, where)
