@@ -86,10 +86,10 @@ def test_the_readme_signed_workflow_runs_as_pasted_under_act(tmp_path: Path,
     local = result.job("stamp-local")
     assert "stamps signed with the local-pinned key 'pinned-1' (ed25519)" in local.stdout
     assert PRIVATE.decode("ascii").splitlines()[1] not in result.log  # never printed
-    (envelope,) = (tmp_path / "artifacts").glob(f"gate-stamps-local-pinned-*/**/{rules.DSSE_NAME}")
+    artifacts = tmp_path / "artifacts"
+    (envelope,) = artifacts.glob(f"gate-stamps-local-pinned-*/**/{rules.DSSE_NAME}")
     assert json.loads(envelope.read_bytes())["signatures"][0]["keyid"] == "pinned-1"
-    assert not list((tmp_path / "artifacts").glob(
-        f"gate-stamps-free-server-*/**/{rules.DSSE_NAME}"))
+    assert not list(artifacts.glob(f"gate-stamps-free-server-*/**/{rules.DSSE_NAME}"))
     assert result.job("gate").outputs["gate"]["decision"] == "open"
     assert check["conclusion"] == "success"
     assert "stamps are unsigned" not in result.job("gate").summary
@@ -110,9 +110,13 @@ FORGE = {
         run: |
           mkdir -p "$RUNNER_TEMP/forged"
           for f in "$RUNNER_TEMP"/agent-patch-gate/stamps-out/*/*.json; do
-            python -c 'import json, sys; s = json.load(open(sys.argv[1]))
-          s["server_class"] = "local-pinned"; s["run_id"] = "forged-" + s["run_id"]
-          json.dump(s, open(sys.argv[2], "w"))' "$f" "$RUNNER_TEMP/forged/$(basename "$f")"
+            python - "$f" "$RUNNER_TEMP/forged/$(basename "$f")" <<'PY'
+          import json, sys
+          s = json.load(open(sys.argv[1]))
+          s["server_class"] = "local-pinned"
+          s["run_id"] = "forged-" + s["run_id"]
+          json.dump(s, open(sys.argv[2], "w"))
+          PY
           done
       - uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2
         with:

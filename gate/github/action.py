@@ -618,7 +618,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     from gate.github import rerun
 
     github_env = _github_env(settings, env, foreign)
-    memory = rerun.earlier_reds(github_env, settings.check_name)  # attempt > 1 only
+    signer = _gate_signer(env, pol)  # signs this attempt's re-run record (keys.gate)
+    gate_keys = pol.signing.keys_of("gate") if pol.signing.mode == "ed25519" else ()
+    memory = rerun.earlier_reds(github_env, settings.check_name, gate_keys)  # attempt > 1 only
     for line in memory.notes:
         print(workflow.log_line(line))
     decisions = _decide(settings, foreign, pol, now, memory.remembered, env)
@@ -640,7 +642,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                  report_artifact=report_artifact(settings))
     url, notes = publish.publish_report(
         built, github_env, name=settings.check_name, view=view,
-        memory=rerun.record_text(github_env, reds))
+        memory=rerun.record_text(github_env, reds, signer=signer))
     notes = [*memory.notes, *notes]
     if pol.signing.mode == "off":
         from gate.decide.signing import UNSIGNED_NOTICE
@@ -703,6 +705,42 @@ class PairedInputError(GateInputError):
         self.reds = reds
 
 
+def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
+    """What signs this gate job's re-run record: with policy ``signing.mode`` ed25519 and
+    ``signing.keys.gate``, the gate key given as ``signing-key`` (or ``signing-key-file``),
+    which must be one of those keys; else None (records unsigned)."""
+    keys = pol.signing.keys_of("gate") if pol.signing.mode == "ed25519" else ()
+    if not keys:
+        return None
+    from gate.records import memory, signing
+
+    key = _signing_key(env, env.get("GITHUB_WORKSPACE", "").strip())
+    if key is None:
+        raise GateInputError("signing-key", "(input)",
+                             "missing: the policy lists signing.keys.gate, so the gate job signs "
+                             "its re-run record; fix: give the gate job signing-key: the gate "
+                             "key's secret")
+    private = signing.load_private_key(key[0], key[1])
+    listed = signing.key_for(private, keys, "gate",
+                             env.get("GATE_POLICY", "").strip() or "(policy)")
+    return signing.record_signer(private, listed.id, memory.PAYLOAD_TYPE)
+
+
+def _bad_input_signer(env: Mapping[str, str]) -> Any:
+    """:func:`_gate_signer` when the policy and the key can still be read, else None (the
+    record goes unsigned, and a later attempt that requires it signed stays closed)."""
+    from gate.records import policy
+    from gate.records.files import is_regular_file
+
+    path = env.get("GATE_POLICY", "").strip()
+    try:
+        if not path or not is_regular_file(Path(path)):
+            return None
+        return _gate_signer(env, policy.load(Path(path)))
+    except GateInputError:
+        return None
+
+
 def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     """Gate mode could not decide: a failure check run, a job summary, an ``::error``."""
     from gate.github import publish, summary, workflow
@@ -715,13 +753,15 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
     view = publish.view_from_env(github_env)
     from gate.github import rerun
 
+    signer = _bad_input_signer(env)
     if isinstance(exc, PairedInputError):
-        record = rerun.record_text(github_env, exc.reds)
+        record = rerun.record_text(github_env, exc.reds, signer=signer)
     else:  # not paired: still every red stamp that validates (a full re-run must not forget it)
         from gate.records import pairing
 
         folders = [env.get(n, "").strip() for n in ("GATE_STAMPS_DIR", "GATE_TRUSTED_STAMPS_DIR")]
-        record = rerun.record_text(github_env, pairing.salvage_reds(folders), decided=False)
+        record = rerun.record_text(github_env, pairing.salvage_reds(folders), decided=False,
+                                   signer=signer)
     url, notes = publish.publish_error(what, github_env, name=name, view=view, memory=record)
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:

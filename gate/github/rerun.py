@@ -39,8 +39,13 @@ from gate.errors import GateInputError
 from gate.records import memory
 from gate.records.memory import Remembered
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gate.decide.signing import Key
+
 MAX_PAGES = 10
 _DIGITS = re.compile(r"[0-9]{1,20}")
+_JOB = re.compile(r"[^A-Za-z0-9_-]+")  # as gate.github.action spells GITHUB_JOB
 FIX = ("a re-run never drops an earlier attempt's red: push a new commit (the fix), whose "
        "workflow run starts again at attempt 1")
 
@@ -57,7 +62,7 @@ def attempt_of(env: Mapping[str, str]) -> int:
 
 
 def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
-                decided: bool = True) -> str:
+                decided: bool = True, signer: memory.Signer | None = None) -> str:
     """This attempt's hidden record (empty outside a workflow run: nothing can re-run it).
     ``decided=False`` (bad input before the pairing) still carries ``reds``: the red stamps
     that validated (gate.records.pairing.salvage_reds)."""
@@ -68,10 +73,24 @@ def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
     if not _DIGITS.fullmatch(run_id) or sha is None:
         return ""
     record = memory.build(run_id, attempt_of(env), sha, reds, decided=decided)
+    if signer is not None:  # signed: the job is named too (policy signing.keys.gate)
+        record["job"] = _JOB.sub("-", env.get("GITHUB_JOB", "") or "job")[:100] or "job"
     try:
-        return memory.encode(record)
+        return memory.encode(record, signer=signer)
     except GateInputError:  # a red the schema cannot hold: later attempts must stay closed
-        return memory.encode({**record, "truncated": True, "reds": []})
+        return memory.encode({**record, "truncated": True, "reds": []}, signer=signer)
+
+
+def _signature_problem(record: Mapping[str, object], job: str, keys: Sequence[Key]
+                       ) -> str | None:
+    """With the policy's gate keys: why the record is not signed by one of them for this job."""
+    from gate.records import signing
+
+    why = signing.signature_problem(memory.PAYLOAD_TYPE, memory.signed_bytes(record),
+                                    record.get("signature"), keys)
+    if why is None and record.get("job") != job:
+        why = f"its gate record is signed for the job {str(record.get('job'))[:100]!r}, not {job!r}"
+    return why
 
 
 def _problem(record: Mapping[str, object], run_id: str, attempt: int, sha: str) -> str | None:
@@ -85,8 +104,11 @@ def _problem(record: Mapping[str, object], run_id: str, attempt: int, sha: str) 
     return None
 
 
-def earlier_reds(env: Mapping[str, str], name: str) -> Memory:
-    """The reds the earlier attempts of this workflow run recorded (see the module doc)."""
+def earlier_reds(env: Mapping[str, str], name: str, keys: Sequence[Key] = ()) -> Memory:
+    """The reds the earlier attempts of this workflow run recorded (see the module doc). With
+    ``keys`` (the policy's ``signing.keys.gate``), every earlier attempt's record must be
+    signed by one of them for this run, attempt and job, whatever its check run concluded: an
+    unsigned, wrongly signed or missing record closes, as an unreadable one does."""
     attempt = attempt_of(env)
     if attempt <= 1:
         return Memory()
@@ -126,10 +148,12 @@ def earlier_reds(env: Mapping[str, str], name: str) -> Memory:
         try:
             record = memory.decode(run.text)
             why = _problem(record, run_id, k, settings.head_sha)
+            if why is None and keys:
+                why = _signature_problem(record, _JOB.sub("-", job), keys)
         except memory.RecordProblem as exc:
-            if run.conclusion == "success":
+            if run.conclusion == "success" and not keys:
                 continue  # a success saw no conclusive red: nothing to remember
-            why = exc.why
+            why = exc.why  # signed records: a success's text can be edited too
         if why is not None:
             raise GateInputError(where, "output.text",
                                  f"attempt {k}'s gate check run concluded "

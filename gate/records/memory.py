@@ -28,7 +28,7 @@ import base64
 import binascii
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +80,22 @@ def build(workflow_run_id: str, attempt: int, head_sha: str,
             "head_sha": head_sha, "decided": decided, "truncated": False, "reds": ordered}
 
 
-def _comment(record: Mapping[str, Any]) -> str:
+#: What a gate job signs of its record (the DSSE pre-authentication encoding of this type and
+#: :func:`signed_bytes`): gate/records/signing.py.
+PAYLOAD_TYPE = "application/vnd.agent-patch-gate.rerun-memory+json"
+
+#: Signs a record's :func:`signed_bytes`: returns ``{"keyid": ..., "sig": ...}``.
+Signer = Callable[[bytes], dict[str, str]]
+
+
+def signed_bytes(record: Mapping[str, Any]) -> bytes:
+    """The bytes a record's signature covers: its canonical JSON without ``signature``."""
+    return canonical_json({k: v for k, v in record.items() if k != "signature"})
+
+
+def _comment(record: Mapping[str, Any], signer: Signer | None = None) -> str:
+    if signer is not None:
+        record = {**record, "signature": signer(signed_bytes(record))}
     payload = base64.b64encode(zlib.compress(canonical_json(record), 9)).decode("ascii")
     return f"{OPEN}{payload}{CLOSE}"
 
@@ -89,25 +104,27 @@ def _comment(record: Mapping[str, Any]) -> str:
 MAX_REDS = 5000
 
 
-def encode(record: Mapping[str, Any], max_bytes: int = MAX_COMMENT_BYTES) -> str:
+def encode(record: Mapping[str, Any], max_bytes: int = MAX_COMMENT_BYTES,
+           signer: Signer | None = None) -> str:
     """The hidden comment for ``record``, within ``max_bytes``: when the reds do not all fit,
     as many as fit (in record order) and ``truncated: true`` (a later attempt then stays
-    closed rather than miss one)."""
+    closed rather than miss one). With ``signer``, the record written is signed (after any
+    cut: the signature covers what is written)."""
     if len(record["reds"]) > MAX_REDS:  # more than the schema holds: cut first, then check
         record = {**record, "truncated": True, "reds": list(record["reds"])[:MAX_REDS]}
     schemas.validate("rerun-memory", dict(record), "(re-run memory being written)")
-    text = _comment(record)
+    text = _comment(record, signer)
     if len(text) <= max_bytes:
         return text
     reds = list(record["reds"])
     low, high = 0, len(reds)  # the most reds that fit: a bisection over the count
     while low < high:
         middle = (low + high + 1) // 2
-        if len(_comment({**record, "truncated": True, "reds": reds[:middle]})) <= max_bytes:
+        if len(_comment({**record, "truncated": True, "reds": reds[:middle]}, signer)) <= max_bytes:
             low = middle
         else:
             high = middle - 1
-    return _comment({**record, "truncated": True, "reds": reds[:low]})
+    return _comment({**record, "truncated": True, "reds": reds[:low]}, signer)
 
 
 def decode(text: str | None) -> dict[str, Any]:

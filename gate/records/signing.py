@@ -157,6 +157,37 @@ def open_envelope(data: bytes, keys: Sequence[Key], where: str) -> bytes:
     return payload
 
 
+def record_signer(private_key: Any, keyid: str, payload_type: str
+                  ) -> Callable[[bytes], dict[str, str]]:
+    """Signs bytes as DSSE does (over :func:`pae` of ``payload_type``): ``{keyid, sig}``; the
+    gate job's re-run record (gate/records/memory.py)."""
+    def sign(payload: bytes) -> dict[str, str]:
+        return {"keyid": keyid, "sig": b64(private_key.sign(pae(payload_type, payload)))}
+    return sign
+
+
+def signature_problem(payload_type: str, payload: bytes, signature: object,
+                      keys: Sequence[Key]) -> str | None:
+    """Why ``signature`` (``{keyid, sig}``) is not one of ``keys`` over ``payload``; None when
+    it verifies."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    if not isinstance(signature, Mapping):
+        return "it is not signed (the policy lists signing.keys.gate)"
+    wanted = [k for k in keys if k.id == signature.get("keyid")]
+    if not wanted:
+        return (f"its signature's key {str(signature.get('keyid'))[:64]!r} is not one the "
+                "policy lists in signing.keys.gate")
+    try:
+        sig = unb64(signature.get("sig"), "sig")
+        Ed25519PublicKey.from_public_bytes(wanted[0].public_key).verify(
+            sig, pae(payload_type, payload))
+    except (SignatureProblem, InvalidSignature):
+        return f"its signature does not verify under key {wanted[0].id!r}"
+    return None
+
+
 # --- the statement --------------------------------------------------------------------------
 
 
