@@ -479,3 +479,49 @@ def test_keygen_writes_a_private_key_and_prints_its_policy_entry(
     assert signing.key_for(private, listed, LOCAL, "p").id == "pinned-2026"
     assert main(["signing", "keygen", "--id", "x", "--private-key", str(key)]) == 2
     assert main(["signing", "keygen", "--id", "a b", "--private-key", str(tmp_path / "n")]) == 2
+
+
+# --- forks (workflow_run) -------------------------------------------------------------------
+
+
+def _fork_run(tmp_path: Path, require: str) -> int:
+    """A fork's free-server stamp (unsigned: forks get no secrets) and this trusted run's
+    signed local-pinned one, decided by a workflow_run gate."""
+    from tests.test_action import _workflow_run
+
+    _policy(tmp_path, require=require)
+    write_json(tmp_path / "stamps" / FREE_ART / "f1.json",
+               stamp(FREE, "pass", run_id="f1", fixture_sha256=SHA_X))
+    write_json(tmp_path / "trusted" / LOCAL_ART / "l1.json",
+               stamp(LOCAL, "pass", run_id="l1", fixture_sha256=SHA_X))
+    assert action.run(_stamp_env(tmp_path, LOCAL, LOCAL_ART, "local-pinned",
+                                 GATE_STAMPS_DIR=str(tmp_path / "trusted" / LOCAL_ART))) == 0
+    return action.run(_gate_env(tmp_path, **_workflow_run(tmp_path)))
+
+
+def test_a_fork_with_require_local_pinned_pairs_with_the_trusted_signed_stamps(
+        tmp_path: Path) -> None:
+    assert _fork_run(tmp_path, "local-pinned") == 0
+    assert _report(tmp_path)["decision"] == "open"
+
+
+def test_a_fork_with_require_all_never_opens(tmp_path: Path) -> None:
+    assert _fork_run(tmp_path, "all") == 1
+    (pair,) = _refused(_report(tmp_path))
+    assert f"artifact {FREE_ART!r}" in pair["reason"] and "missing" in pair["reason"]
+
+
+def test_the_key_reaches_only_the_signing_and_gate_steps() -> None:
+    import yaml
+
+    steps = yaml.safe_load((Path(__file__).resolve().parent.parent / "action.yml")
+                           .read_text(encoding="utf-8"))["runs"]["steps"]
+    holding = [s.get("id") for s in steps
+               if any("signing-key" in str(v) for v in (s.get("env") or {}).values())]
+    assert holding == ["sign", "gate"]
+    (stamp_step,) = [s for s in steps if s.get("id") == "stamp"]
+    assert stamp_step["env"]["ACTIONS_ID_TOKEN_REQUEST_URL"] == ""
+    assert stamp_step["env"]["ACTIONS_ID_TOKEN_REQUEST_TOKEN"] == ""
+    ids = [s.get("id") for s in steps]
+    upload = next(i for i, s in enumerate(steps) if s.get("name") == "Upload the stamps")
+    assert ids.index("stamp") < ids.index("sign") < upload
