@@ -245,14 +245,16 @@ def read_kept(path: Path) -> bytes | None:
         return handle.read()
 
 
-def manifest(venv: Path) -> list[str]:
+def manifest(venv: Path, caches: list[Path]) -> list[str]:
     """One line per entry under ``venv``, sorted by path: ``d STAT PATH`` a folder,
     ``l TARGET PATH`` a symbolic link (the interpreter's), ``f STAT PATH`` a file, where STAT is
     the entry's inode, mode and owner (and for a file its size, modification and change times
     in nanoseconds). Any write to a file, a rename over it or a replacement changes its change
     time (``st_ctime_ns``), which no unprivileged process can set back; so a file whose STAT
     matches is the file the build wrote, without reading it. Exit 2 on an entry that is not
-    the current user's, that group or others can write, or a special file."""
+    the current user's, that group or others can write, or a special file. Each
+    ``__pycache__`` entry is not listed but added to ``caches``: bytecode Python wrote while
+    the gate ran, which no check could tell from a planted one (``remove_caches``)."""
     lines: list[str] = []
     stack = [(venv, "")]
     while stack:
@@ -261,6 +263,9 @@ def manifest(venv: Path) -> list[str]:
             for entry in entries:
                 name = f"{rel}{entry.name}"
                 if name == MANIFEST:
+                    continue
+                if entry.name == "__pycache__":
+                    caches.append(Path(entry.path))
                     continue
                 if "\n" in name or "\r" in name:
                     raise InstallerError(f"{entry.path}: a line break in a file name")
@@ -288,7 +293,8 @@ def verify(venv: Path) -> str | None:
         return f"{venv / MANIFEST} is missing (not built to the end)"
     want = {line.split(" ", 2)[2]: line for line in recorded.decode("utf-8", "replace")
             .splitlines() if line.count(" ") >= 2}
-    have = {line.split(" ", 2)[2]: line for line in manifest(venv)}
+    caches: list[Path] = []
+    have = {line.split(" ", 2)[2]: line for line in manifest(venv, caches)}
     for name in sorted(want.keys() | have.keys()):
         if name not in have:
             return f"{venv / name} is missing"
@@ -296,12 +302,26 @@ def verify(venv: Path) -> str | None:
             return f"{venv / name} is not in its manifest"
         if want[name] != have[name]:
             return f"{venv / name} differs from its manifest ({have[name].split(' ', 1)[0]})"
+    remove_caches(caches)
     return None
+
+
+def remove_caches(caches: list[Path]) -> None:
+    """Remove each ``__pycache__`` (a folder, or whatever stands in its place): a reused
+    environment never runs bytecode an earlier job left, whoever wrote it; Python compiles
+    again from the verified sources what the gate imports."""
+    for cache in caches:
+        if os.path.isdir(cache) and not os.path.islink(cache):
+            shutil.rmtree(cache)
+        else:
+            os.unlink(cache)
 
 
 def seal(venv: Path) -> None:
     """Write the manifest of ``venv`` (atomically: it is also the mark of a finished build)."""
-    text = "".join(f"{line}\n" for line in manifest(venv))
+    caches: list[Path] = []
+    text = "".join(f"{line}\n" for line in manifest(venv, caches))
+    remove_caches(caches)
     staging = venv / f"{MANIFEST}.tmp"
     fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -422,8 +442,8 @@ def build(root: Path, venv: Path, lock: Path, action: Path, env: Mapping[str, st
 
 def install(root: Path, venv: Path, lock: Path, env: Mapping[str, str], key: str) -> None:
     """A venv with no pip and no build in it, the locked wheels by hash (wheels only, no
-    resolver: the lock is complete), every module compiled (the manifest records the
-    bytecode, so nothing is written into the venv later). Every process it starts runs
+    resolver: the lock is complete), nothing compiled (the bytecode Python writes while the
+    gate runs is removed at the next reuse: ``remove_caches``). Every process it starts runs
     isolated (``-I``, no ``PYTHON*`` variable) in the root, not the workspace."""
     plain = clean_env(env)
     python = sys.executable
@@ -442,15 +462,16 @@ def install(root: Path, venv: Path, lock: Path, env: Mapping[str, str], key: str
             say("installing with the uv pinned in requirements/installer.lock")
             sources, source_flags = uv_source(env)
             _run([uv, "pip", "install", "--no-config", "--quiet", "--no-progress", "--no-cache",
-                  "--compile-bytecode", "--python", target, *source_flags, *flags],
+                  "--python", target, *source_flags, *flags],
                  {**plain, **sources, "UV_PYTHON_DOWNLOADS": "never"}, root)
         elif subprocess.run([python, "-I", "-m", "pip", "--python", target, "install",
-                             "--quiet", "--disable-pip-version-check", "--no-input", *flags],
+                             "--quiet", "--disable-pip-version-check", "--no-input",
+                             "--no-compile", *flags],
                             env=plain, cwd=root, stdin=subprocess.DEVNULL).returncode:
             # an interpreter without pip, or a pip older than 22.3 (no --python)
             _run([python, "-I", "-m", "venv", "--clear", str(venv)], plain, root)
             _run([target, "-I", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                  "--no-input", *flags], plain, root)
+                  "--no-input", "--no-compile", *flags], plain, root)
     finally:
         if uv:
             shutil.rmtree(Path(uv).parent, ignore_errors=True)

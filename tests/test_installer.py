@@ -372,7 +372,6 @@ def _replaced_by_rename(site: Path) -> None:
     (_replace_pth, "agent_patch_gate.pth differs from its manifest (f)"),
     (_add_sitecustomize, "sitecustomize.py is not in its manifest"),
     (_add_pth, "zz.pth is not in its manifest"),
-    (_plant_bytecode, "yaml/__pycache__ is not in its manifest"),
     (_retarget_interpreter, "bin/python differs from its manifest (l)"),
     (_delete_module, "yaml/__init__.py is missing"),
     (_same_size_same_mtime, "yaml/__init__.py differs from its manifest (f)"),
@@ -394,6 +393,26 @@ def test_a_changed_environment_is_rebuilt_before_anything_runs_from_it(
     assert (site / "agent_patch_gate.pth").read_text() == f"{ROOT}\n"
     assert not (site / "sitecustomize.py").exists() and not (site / "zz.pth").exists()
     assert os.readlink(python) == sys.executable
+
+
+@pytest.mark.parametrize("link", [False, True])
+def test_bytecode_left_in_a_venv_is_removed_before_reuse(
+        tmp_path: Path, builds: list[Path], capsys: pytest.CaptureFixture[str],
+        link: bool) -> None:
+    """Bytecode Python wrote while an earlier job ran (or a planted `.pyc`) is never run: every
+    `__pycache__` goes before the environment is handed out; the sources are verified."""
+    python = _setup(tmp_path / "root")
+    cache = _site(python) / "yaml" / "__pycache__"
+    if link:
+        (tmp_path / "elsewhere").mkdir()
+        cache.symlink_to(tmp_path / "elsewhere")
+    else:
+        _plant_bytecode(_site(python))
+    capsys.readouterr()
+    assert _setup(tmp_path / "root") == python
+    assert len(builds) == 1 and capsys.readouterr().err == ""
+    assert not os.path.lexists(cache)
+    assert not link or (tmp_path / "elsewhere").is_dir()  # a link is removed, not followed
 
 
 def test_reading_and_importing_are_not_a_change(tmp_path: Path, builds: list[Path]) -> None:
