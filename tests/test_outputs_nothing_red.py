@@ -70,7 +70,10 @@ def test_only_a_frozen_pair_outputs_the_frozen_one() -> None:
     report = g._report(g._loaded(*s), [g._allow("test_w", g.NOW + 6 * g.DAY)])
     assert report["counts"] == {"accepted": 1, "frozen": 1, "rejected": 0}
     out = workflow.report_outputs(report, "r.json")
-    assert (out["decision"], out["freeze-allowed"]) == ("open", "true")
+    # issue 22: freeze-allowed is the digest gate's verdict (a split oracle: unclassified),
+    # the allowlisted freeze is the open decision
+    assert (out["decision"], out["failure-class"], out["freeze-allowed"]) == (
+        "open", "unclassified", "false")
     assert out["fixture-path"] == "fixtures/test_w.json"
 
 
@@ -80,3 +83,13 @@ def test_action_yml_says_what_no_red_pair_gives() -> None:
     assert "`false` when no pair is red" in outputs["freeze-allowed"]["description"]
     for name in ("fixture-sha256", "fixture-path"):
         assert "no pair is red" in outputs[name]["description"]
+
+
+def test_freeze_allowed_output_is_the_digest_gates_verdict() -> None:
+    """Issue 22: one meaning: ``freeze-allowed`` is true exactly when ``failure-class`` is
+    ``harness_flake`` (a run that did not finish), whatever the stamp gate decided."""
+    s = [g._stamp("test_w", 5, g.LOCAL, "pass", "l-w"),
+         g._stamp("test_w", 5, g.FREE, "resource_exit", "f-w", note="killed by signal 9")]
+    out = workflow.report_outputs(g._report(g._loaded(*s), []), "r.json")
+    assert (out["decision"], out["failure-class"], out["freeze-allowed"]) == (
+        "closed", "harness_flake", "true")

@@ -170,7 +170,7 @@ def test_report_is_schema_valid_and_counts_tests(classified: dict[str, Any]) -> 
     assert report["counts"] == {"accepted": 6, "frozen": 2, "rejected": 16}
     assert json.loads(classified["json"].stdout) == report
     by_test = {p["test_id"]: p for p in report["pairs"]}
-    assert by_test["p02"]["status"] == "frozen" and by_test["p02"]["freeze_allowed"] is True
+    assert by_test["p02"]["status"] == "frozen" and by_test["p02"]["freeze_allowed"] is False
     assert by_test["p01"]["gate"] == "stamp" and by_test["p12"]["gate"] == "pairing"
     assert by_test["p14"]["gate"] == "stamp" and len(by_test["p14"]["runs"]) == 2
     assert "1 agreeing same-class repeat of the paired stamp" in by_test["p14"]["reason"]
@@ -179,7 +179,7 @@ def test_report_is_schema_valid_and_counts_tests(classified: dict[str, Any]) -> 
     assert {r["source"].split("/")[0] for r in by_test["p01"]["runs"]} == {"local", "free"}
     assert "discarded" in by_test["p15"]["reason"] and "discarded" in by_test["p20"]["reason"]
     for pair in report["pairs"]:
-        assert pair["freeze_allowed"] == (pair["action"] == "freeze_inside_server_class")
+        assert pair["freeze_allowed"] == (pair["failure_class"] == "harness_flake")
 
 
 def test_reruns_are_labelled_by_the_digest_gate(classified: dict[str, Any]) -> None:

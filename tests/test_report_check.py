@@ -28,9 +28,8 @@ def _open_report(**pair_fields: Any) -> dict[str, Any]:
     {"action": "reject_stable_fail"},  # an accepted status on a closing action
     {"gate": "digest", "action": "accept_candidate"},  # a rerun label cannot accept
     {"gate": "pairing", "action": "accept_candidate"},
-    {"status": "frozen", "action": "freeze_inside_server_class", "freeze_allowed": False},
-    {"status": "frozen", "action": "accept_candidate", "freeze_allowed": True},
-], ids=["accepted-reject", "digest", "pairing", "frozen-no-freeze", "frozen-accept"])
+    {"status": "frozen", "action": "accept_candidate", "freeze_allowed": False},
+], ids=["accepted-reject", "digest", "pairing", "frozen-accept"])
 def test_an_opening_status_must_follow_from_its_action(tmp_path: Path,
                                                       fields: dict[str, Any]) -> None:
     report = _open_report(**fields)

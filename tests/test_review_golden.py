@@ -151,7 +151,9 @@ def test_broken_stamp_run_names_the_real_cause_everywhere() -> None:
     notes = json.loads(out["annotations.json"])
     assert len(notes) == 9 and all(cause in n["message"] for n in notes)
     assert "rerun with a new run id" not in json.dumps(notes)
-    assert out["log.txt"].count("reject_run_retry_new_id") == 9
+    # one log line per pair, and each annotation's stamp_gate= line (issue 22)
+    assert out["log.txt"].count("reject_run_retry_new_id") == 9 + 9
+    assert out["log.txt"].count("stamp_gate=reject_run_retry_new_id") == 9
 
 
 def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:

@@ -309,7 +309,12 @@ def test_cli_classify_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert result.lines[0] == f"action={action}"
     assert len(result.lines) == 5
     assert result.lines[2].startswith("failure_class=")
-    assert result.lines[3] == f"freeze_allowed={'true' if action.startswith('freeze') else 'false'}"
+    # issue 22: the four lines are the digest gate's verdict; the stamp gate's freeze is the
+    # action= line (a frozen split-oracle red is unclassified, freeze_allowed=false)
+    flake = result.lines[2] == "failure_class=harness_flake"
+    assert result.lines[3] == f"freeze_allowed={'true' if flake else 'false'}"
+    if action.startswith("freeze"):
+        assert result.lines[2:4] == ["failure_class=unclassified", "freeze_allowed=false"]
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -325,9 +330,10 @@ def test_cli_classify_prints_the_four_lines_verbatim(tmp_path: Path,
     policy.write_text(policy_yaml([allow_entry()]), encoding="utf-8")
     result = run_cli("classify", *((b, a) if swap else (a, b)), "--policy", policy, "--now", NOW)
     assert result.code == 0
-    # the stamp gate decides the freeze door; the digest gate labels the split oracle
+    # the stamp gate decides the freeze door (its own action= line); the four lines are the
+    # digest gate's verdict on the split oracle (issue 22: no freeze_allowed=true beside it)
     assert result.lines == ["action=freeze_inside_server_class",
-                            *four_lines(SHA_X, "unclassified", True, "fixtures/x.json")]
+                            *four_lines(SHA_X, "unclassified", False, "fixtures/x.json")]
 
 
 def test_cli_classify_labels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -341,7 +347,8 @@ def test_cli_classify_labels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         b = write_json(tmp_path / f"{lo}-{fo}-f.json",
                        stamp(FREE, fo, run_id="F1", fixture_sha256=SHA_X))
         result = run_cli("classify", a, b, "--now", NOW)
-        assert result.lines == [f"action={action}", *four_lines(SHA_X, label, False, None)]
+        assert result.lines == [f"action={action}", *four_lines(SHA_X, label,
+                                                                label == "harness_flake", None)]
         assert result.code == (0 if action == "accept_candidate" else 1)
 
 

@@ -85,7 +85,8 @@ def required_block(md: str) -> list[str]:
         fence = re.fullmatch(r"(`{3,})text", lines[index])
         if fence:
             end = lines.index(fence.group(1), index + 1)
-            out += [x for x in lines[index + 1:end] if not x.startswith("run ")]
+            # the runs, and the stamp gate's own line (issue 22), follow the four lines
+            out += [x for x in lines[index + 1:end] if not x.startswith(("run ", "stamp_gate="))]
             index = end
         index += 1
     return out
@@ -138,6 +139,10 @@ def test_four_lines_verbatim_for_every_red_pair() -> None:
     assert block[at + 2] == "failure_class=property_miss"
     assert block[at + 3] == "freeze_allowed=false"
     assert block[at + 4] == f"fixture_path=fixtures/{SHA}.json"
+    # the stamp gate's decision on its own line, right after the four (issue 22)
+    lines = md.split("\n")
+    at = lines.index(f"fixture_path=fixtures/{SHA}.json")
+    assert lines[at + 1] == f"stamp_gate={first['action']}"
     # greens are listed by name only, never with a failure class
     assert len(green_items(md)) == 3
     assert not any("failure_class" in line or "property_miss" in line

@@ -47,7 +47,9 @@ OUTCOME_WORDS = {"pass": "pass", "assert_fail": "assertion failed",
 WORDS = {
     "reject_not_allowlisted": "a free-server red with a green local-pinned run; not allowlisted",
     "freeze_inside_server_class": "a free-server red with a green local-pinned run; frozen "
-                                  "inside free-server (allowlisted)",
+                                  "inside free-server by a reviewed allowlist entry "
+                                  "(the stamp gate's freeze: the digest gate could not show "
+                                  "the red is harness noise, so freeze_allowed=false)",
     "reject_freeze_expired": "a free-server red with a green local-pinned run; its freeze has "
                              "expired",
     "reject_run_retry_new_id": "a run did not finish, so there is no result to compare; the run "
@@ -681,7 +683,13 @@ def _repro_words(pair: Mapping[str, Any]) -> str:
 def required_lines(pair: Mapping[str, Any]) -> list[str]:
     """``test_id=`` and the four SPEC §4 lines, verbatim (safe inside a code block)."""
     return [markdown.code_line(line)
-            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair))]
+            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair),
+                         *_stamp_gate(pair))]
+
+
+def _stamp_gate(pair: Mapping[str, Any]) -> list[str]:
+    line = report_lines.stamp_gate_line(pair)
+    return [line] if line else []
 
 
 def _details(pair: Mapping[str, Any]) -> list[str]:
@@ -1060,7 +1068,8 @@ def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
                       # next step already, not Hypothesis's whole text (once per class)
                       *(annotation_failures(pair) if repeated_health_check(pair) is None
                         else ()),
-                      *(markdown.code_line(x) for x in report_lines.four_lines(pair))])
+                      *(markdown.code_line(x) for x in (*report_lines.four_lines(pair),
+                                                        *_stamp_gate(pair)))])
 
 
 # --- annotations (workflow commands; the check run's are gate.github.checks) ---------------

@@ -44,8 +44,10 @@ def counts_line(report: Mapping[str, Any]) -> str:
 
 def pair_block_lines(pair: Mapping[str, Any]) -> list[str]:
     """``test_id=<id>`` and the four SPEC §4 lines, each safe for a code block."""
+    stamp_gate = report_lines.stamp_gate_line(pair)
     return [markdown.code_line(line)
-            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair))]
+            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair),
+                         *([stamp_gate] if stamp_gate else []))]
 
 
 def _bytes(lines: Iterable[str]) -> int:

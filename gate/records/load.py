@@ -149,12 +149,10 @@ def _check_status(pair: Mapping[str, Any], where: str, source: str) -> None:
     wanted = _OPENING.get(pair["status"])
     if wanted is None:
         return
-    if (pair["gate"], pair["action"]) != wanted or (
-            pair["status"] == "frozen") != pair["freeze_allowed"]:
+    if (pair["gate"], pair["action"]) != wanted:
         raise GateInputError(source, f"{where}.status",
                              f"{pair['status']} does not follow from gate {pair['gate']!r}, "
-                             f"action {pair['action']!r}, freeze_allowed "
-                             f"{pair['freeze_allowed']}")
+                             f"action {pair['action']!r}")
 
 
 def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:

@@ -49,6 +49,17 @@ def four_lines(pair: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def stamp_gate_line(pair: Mapping[str, Any]) -> str | None:
+    """The stamp gate's decision on its own line (``stamp_gate=<action>``) for a cross-class
+    pair, printed after the four lines; None for a same-class rerun (the digest gate decides
+    alone). The four lines are always the digest gate's verdict: ``freeze_allowed=true``
+    exactly when ``failure_class=harness_flake``; an allowlisted freeze is this line's
+    ``freeze_inside_server_class``, never ``freeze_allowed``."""
+    if pair.get("gate") != "stamp":
+        return None
+    return f"stamp_gate={block_value(pair.get('action'))}"
+
+
 def pin_of(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
     """The first run's fixture digest (its pinned sampler file, else its Hypothesis generator
     digest, see :func:`gate.decide.stamps.as_run_record`) and the pinned file's path."""
@@ -152,7 +163,8 @@ def cross_class_pair(
         "reason": result.reason,
         "fixture_sha256": sha,
         "failure_class": label.failure_class.value,
-        "freeze_allowed": result.frozen,
+        # the digest gate's verdict (SPEC §4), always; the stamp gate's freeze is ``status``
+        "freeze_allowed": label.freeze_allowed,
         "fixture_path": path,
         "runs": [_run(s, src) for s, src in ordered],
     }
@@ -257,15 +269,15 @@ def _pair_problem(pair: Mapping[str, Any], now: object = None) -> tuple[str, str
         if pair.get("row") not in classes[str(action)]:
             return "row", (f"{pair.get('row')} is not a row that gives {action} for these "
                            f"runs (rows {', '.join(map(str, sorted(classes[str(action)])))})")
-        if pair.get("freeze_allowed") is not (action == digest.FailureClass.HARNESS_FLAKE):
-            return "freeze_allowed", f"{pair.get('freeze_allowed')} does not follow from {action}"
         status = "rejected"
     else:
         status = "rejected"
     if pair.get("status") != status:
         return "status", f"{pair.get('status')} where {gate} gate action {action!r} gives {status}"
-    if gate != "digest" and pair.get("freeze_allowed") is not (status == "frozen"):
-        return "freeze_allowed", f"{pair.get('freeze_allowed')} does not follow from {status}"
+    label = pair.get("failure_class")
+    if pair.get("freeze_allowed") is not (label == digest.FailureClass.HARNESS_FLAKE):
+        return "freeze_allowed", (f"{pair.get('freeze_allowed')} does not follow from "
+                                  f"failure_class {label} (true exactly for harness_flake)")
     return None
 
 
