@@ -304,3 +304,30 @@ def rerun_memory() -> tuple[dict[str, Any], str]:
     decisions = pairing.decide_all(loaded, [], NOW, None, remembered)
     record = memory.build("42", 2, HEAD, pairing.memory_reds(decisions))
     return pairing.build_report(decisions, NOW, max_freeze_days=30), memory.encode(record)
+
+
+def _judged(report: dict[str, Any], section: dict[str, Any]) -> dict[str, Any]:
+    out = dict(report)
+    out["judge_files"] = {"base": "f" * 40, "head": HEAD, "properties": len(report["pairs"]),
+                          **section}
+    return out
+
+
+def judge_files() -> dict[str, Any]:
+    """All green, on a pull request that changes pytest.ini (every property), a test file (two),
+    renames a fixture (one) and adds a conftest.py with a hostile name."""
+    return _judged(all_green(), {"changed": 9, "files": [
+        {"path": "pytest.ini", "kinds": ["harness"], "all": True},
+        {"path": "tests/test_props.py", "kinds": ["fixture"], "count": 2,
+         "test_ids": ["tests/test_props.py::test_json_round_trip",
+                      "tests/test_props.py::test_sort_stable"]},
+        {"path": "src/props/merge2.py", "previous": "src/props/merge.py", "kinds": ["fixture"],
+         "count": 1, "test_ids": ["tests/test_props.py::test_merge_commutes"]},
+        {"path": "tests/`<img src=x>`@team #1/conftest.py", "kinds": ["harness"], "count": 1,
+         "test_ids": ["tests/test_props.py::test_merge_commutes"]}]})
+
+
+def judge_files_unlisted() -> dict[str, Any]:
+    """The compare call was refused: one line, the door as always."""
+    return _judged(all_green(), {"files": [], "error": "repository or commit not found (or "
+                                 "not visible to the token): HTTP 404 Not Found"})

@@ -35,7 +35,7 @@ def check_golden(name: str, text: str) -> None:
 
 def surfaces(report: dict[str, Any]) -> dict[str, str]:
     plan = checks.plan(report, SETTINGS)
-    log = [*review.log_lines(report),
+    log = [*review.log_lines(report), *review.judge_log_lines(report),
            *review.annotation_commands(report, None)]
     return {
         "summary.md": summary.render(report, view=g.VIEW),
@@ -51,7 +51,8 @@ def surfaces(report: dict[str, Any]) -> dict[str, str]:
 CASES = {"all-green": g.all_green, "one-of-each": g.one_of_each,
          "broken-stamp-run": g.broken_stamp_run, "collection-error": g.collection_error,
          "junit-route": g.junit_route, "frozen-open": g.frozen_open,
-         "health-check": g.health_check, "renamed-test": g.renamed_test}
+         "health-check": g.health_check, "renamed-test": g.renamed_test,
+         "judge-files": g.judge_files, "judge-files-unlisted": g.judge_files_unlisted}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -116,3 +116,35 @@ def test_error_summary_renders() -> None:
     text = "".join(parsed.text)
     assert "no artifact matched the pattern gate-stamps-*" in text
     assert not VISIBLE_ESCAPE.findall(text)
+
+
+@pytest.mark.parametrize("which", ["summary", "check-run"])
+def test_the_judge_files_read_as_text_above_the_greens(which: str) -> None:
+    report = g.judge_files()
+    settings = checks.Settings(token="t", api_url="https://api.github.com",
+                               repository="octo/props", head_sha=g.HEAD, view=g.VIEW)
+    plan = checks.plan(report, settings)
+    md = (summary.render(report, view=g.VIEW) if which == "summary"
+          else plan.summary + "\n\n" + plan.text)
+    parsed = page(md)
+    html = render(md)
+    assert "<img" not in html  # a hostile file name is text in its code span
+    heading = _first(parsed.events, lambda e: "files the gated properties depend on" in e[1])
+    greens = [i for i, (tag, text) in enumerate(parsed.events)
+              if tag == "a" and text.startswith("tests/test_props.py::")]
+    assert greens and heading < min(greens)
+    codes = [text for tag, text in parsed.events if tag == "code" and "report" not in text]
+    assert codes[:5] == ["pytest.ini", "tests/test_props.py", "src/props/merge2.py",
+                         "src/props/merge.py", "tests/`<img src=x>`@team #1/conftest.py"]
+    text = "".join(parsed.text)
+    assert "— all 3 properties · test harness" in text
+    assert "— 2 properties · fixture: tests/test_props.py::test_json_round_trip, " in text
+    assert not VISIBLE_ESCAPE.findall(text), VISIBLE_ESCAPE.findall(text)[:5]
+    assert not [href for href in parsed.links if "conftest" in href or "img" in href]
+
+
+def test_an_unlisted_compare_is_one_readable_line() -> None:
+    parsed = page(summary.render(g.judge_files_unlisted(), view=g.VIEW))
+    text = "".join(parsed.text)
+    assert ("What judges this patch: could not list the changed files: repository or commit "
+            "not found (or not visible to the token): HTTP 404 Not Found") in text

@@ -630,6 +630,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         built = pairing.report_by_policy(decisions, now, pol,
                                          receipt=_receipt_section(settings),
                                          halt_audit=_halt_section(settings, pol))
+        shown = _judge_files(settings, built, github_env)
+        if shown is not None:
+            built["judge_files"] = shown
         records.write_report(report_path, built)
     except GateInputError as exc:  # the stamps were paired: this attempt's reds count still
         raise PairedInputError(exc, reds) from exc
@@ -659,7 +662,8 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 mode=settings.comment, view=view)
     if said:
         print(workflow.log_line(said))
-    logged = [*review.log_lines(built), *review.audit_log_lines(built)]  # workflow.log_line
+    logged = [*review.log_lines(built), *review.audit_log_lines(built),  # workflow.log_line
+              *review.judge_log_lines(built)]
     if logged:
         print("\n".join(logged))
     counts = built["counts"]
@@ -669,6 +673,17 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     if built["decision"] == "closed" and settings.fail_on_closed:
         return 1
     return 0
+
+
+def _judge_files(settings: Settings, built: Mapping[str, Any],
+                 github_env: Mapping[str, str]) -> dict[str, Any] | None:
+    """The changed files the gated properties depend on (gate/github/judges.py): shown, never
+    deciding; None when the run is not for a pull request."""
+    from gate.github import judges
+
+    return judges.section(built, github_env, token=settings.token,
+                          manifest_path=settings.manifest, root=settings.root,
+                          policy_path=settings.policy)
 
 
 def report_artifact(settings: Settings) -> str:

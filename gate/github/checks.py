@@ -56,6 +56,7 @@ ANNOTATIONS_PER_REQUEST = 50
 ANNOTATION_TITLE_MAX = 255  # characters; counted in UTF-16 units to be safe
 ANNOTATION_TEXT_MAX_BYTES = 65535  # message and raw_details: "64 KB"
 LOOKUP_MAX_PAGES = 3
+CHECK_JUDGE_FILES = 20  # judge files named in the check run's summary (the job summary: 50)
 _WRITES = frozenset({"POST", "PATCH"})
 _SHA = re.compile(r"[0-9a-f]{64}")
 
@@ -135,7 +136,8 @@ def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
     ``max_bytes``; the accepted tests are in the text (:func:`check_text`)."""
     view = _view(view)
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
-    head = [*review.counts_lines(report), "", *review.common_causes(report)]
+    head = [*review.counts_lines(report), "", *review.common_causes(report),
+            *review.judge_lines(report, max_files=CHECK_JUDGE_FILES)]
     if view.report_artifact:
         where = (markdown.link("the run's artifacts", view.run_url) if view.run_url
                  else "this run's artifacts")
@@ -461,6 +463,45 @@ def list_check_runs(settings: Settings, max_pages: int = 10) -> Listing:
         status = exc.status if isinstance(exc, GithubException) else None
         return Listing(error=_one_line(reason.replace("lacks checks: write", "cannot read "
                                                       "check runs")), status=status)
+    finally:
+        gh.close()
+
+
+#: GitHub's compare lists at most this many changed files (on its first page only: paging
+#: through a comparison pages its commits, never more files).
+COMPARE_FILES_MAX = 300
+
+
+@dataclass(frozen=True)
+class ChangedFiles:
+    """The files a comparison changes, as GitHub lists them: ``(path, previous path)``."""
+
+    files: tuple[tuple[str, str | None], ...] = ()
+    error: str = ""  # one line; empty when listed
+    complete: bool = True  # False: GitHub listed its maximum, so more may have changed
+
+
+def changed_files(settings: Settings, base: str, head: str) -> ChangedFiles:
+    """The files changed between ``base`` and ``head`` (``GET .../compare/{base}...{head}``:
+    the merge base of the two against ``head``, what the pull request's "Files changed" shows;
+    it works for a fork's head commit, which the base repository holds under its pull
+    request's ref). One request, retried as reads are. Never an exception: a failure is
+    :class:`ChangedFiles` with ``error``; exactly :data:`COMPARE_FILES_MAX` files listed is
+    ``complete=False`` (GitHub lists no more)."""
+    if not settings.token:
+        return ChangedFiles(error="no token")
+    gh = _client(settings)
+    try:
+        comparison = gh.get_repo(settings.repository).compare(base, head)
+        found = tuple((str(f.filename), str(f.previous_filename) if f.previous_filename
+                       else None) for f in comparison.files)
+        return ChangedFiles(found, complete=len(found) < COMPARE_FILES_MAX)
+    except Exception as exc:  # sorted into a one-line reason
+        outcome = _classify(exc)
+        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+        return ChangedFiles(error=_one_line(reason.replace(
+            "the token lacks checks: write (fork pull request or Dependabot?)",
+            "the token cannot read the repository's contents")))
     finally:
         gh.close()
 

@@ -1106,3 +1106,108 @@ def annotation_commands(
     lines, left_out = workflow.commands_for(notes)
     extra = workflow.left_out_line(left_out, where)
     return [*lines, workflow.log_line(extra)] if extra else lines
+
+
+# --- what judges the patch (the report's judge_files; gate/github/judges.py) -----------------
+
+#: How each kind of judge file reads (gate/decide/judges.py KINDS).
+JUDGE_KIND_WORDS = {"manifest": "the gate's manifest", "policy": "the freeze policy",
+                    "workflow": "a workflow", "harness": "test harness", "fixture": "fixture",
+                    "card": "sample card"}
+JUDGE_FILES_SHOWN = 50  # files listed by name; the JSON report has up to 1,000
+JUDGE_IDS_SHOWN = 3  # test ids named per file
+JUDGE_PATH_CHARS = 200
+JUDGE_LOG_CHARS = 2000  # the log line
+
+
+def _judge_count(entry: Mapping[str, Any], total: int) -> str:
+    if entry.get("all"):
+        return f"all {total}"
+    return str(int(entry.get("count", len(entry.get("test_ids") or []))))
+
+
+def judge_headline(report: Mapping[str, Any]) -> str | None:
+    """Plain text: "this pull request changes 2 files the gated properties depend on:
+    pytest.ini (all 14), tests/test_codec.py (2)", or the reason they could not be listed;
+    None when the report has no ``judge_files`` (not a pull request)."""
+    shown = report.get("judge_files")
+    if not isinstance(shown, Mapping):
+        return None
+    if shown.get("error"):
+        return f"could not list the changed files: {shown['error']}"
+    files = [f for f in shown.get("files", []) if isinstance(f, Mapping)]
+    total = int(shown.get("properties", 0))
+    n = len(files) + int(shown.get("more_files", 0))
+    if not n:
+        return ("this pull request changes none of the files the gated properties depend on"
+                f" ({int(shown.get('changed', 0))} changed files checked)")
+    listed = ", ".join(f"{f.get('path')} ({_judge_count(f, total)})"
+                       for f in files[:JUDGE_FILES_SHOWN])
+    more = f", and {n - min(len(files), JUDGE_FILES_SHOWN)} more" \
+        if n > min(len(files), JUDGE_FILES_SHOWN) else ""
+    return markdown.truncate(f"this pull request changes {n} file{'s' if n != 1 else ''} the "
+                             f"gated properties depend on: {listed}{more}", JUDGE_LOG_CHARS)
+
+
+def judge_log_lines(report: Mapping[str, Any]) -> list[str]:
+    """:func:`judge_headline` as the gate job's log line (escaped for the log), or none."""
+    said = judge_headline(report)
+    return [workflow.log_line(f"agent-patch gate: {said}")] if said else []
+
+
+def _judge_line(entry: Mapping[str, Any], total: int) -> str:
+    path = markdown.code_span(str(entry.get("path", "")), JUDGE_PATH_CHARS)
+    if entry.get("previous"):
+        path += (f" (renamed from "
+                 f"{markdown.code_span(str(entry['previous']), JUDGE_PATH_CHARS)})")
+    kinds = ", ".join(JUDGE_KIND_WORDS.get(str(k), markdown.inline(str(k), 40))
+                      for k in entry.get("kinds", []))
+    if entry.get("all"):
+        return f"- {path} — **all {total}** properties · {kinds}"
+    ids = [str(t) for t in entry.get("test_ids") or []]
+    count = int(entry.get("count", len(ids)))
+    named = ", ".join(markdown.inline(t, TEST_CHARS) for t in ids[:JUDGE_IDS_SHOWN])
+    rest = count - min(len(ids), JUDGE_IDS_SHOWN)
+    tail = f" and {rest} more" if rest > 0 else ""
+    return (f"- {path} — **{count}** propert{'ies' if count != 1 else 'y'} · {kinds}: "
+            f"{named}{tail}")
+
+
+def judge_lines(report: Mapping[str, Any], max_files: int = JUDGE_FILES_SHOWN) -> list[str]:
+    """Markdown, above the green list: the files the pull request changes that the gated
+    properties depend on (fixtures, cards, the test harness), one line each with how many
+    properties, or one line saying they could not be listed. Shown only: the gate's decision
+    never depends on it. Every file name and test id is escaped."""
+    shown = report.get("judge_files")
+    if not isinstance(shown, Mapping):
+        return []
+    notes = [f"> **Note:** {markdown.inline(str(n), 400)}" for n in shown.get("notes", [])]
+    if shown.get("error"):
+        return [f"**What judges this patch:** could not list the changed files: "
+                f"{markdown.inline(str(shown['error']), 400)} (the gate decided as it "
+                "always does; only this list is missing).", "", *notes, *([""] if notes else [])]
+    files = [f for f in shown.get("files", []) if isinstance(f, Mapping)]
+    total = int(shown.get("properties", 0))
+    n = len(files) + int(shown.get("more_files", 0))
+    partial = ([f"GitHub lists at most {int(shown.get('changed', 0))} changed files of a "
+                "comparison, and listed that many: files after them were not checked."]
+               if shown.get("complete") is False else [])
+    if not n:
+        return [f"**What judges this patch:** this pull request changes none of the files "
+                f"the gated properties depend on (their fixtures, cards, pytest configuration, "
+                f"`conftest.py` files, plugins; {int(shown.get('changed', 0))} changed files "
+                "checked).", "", *[f"> **Note:** {p}" for p in partial], *notes,
+                *([""] if partial or notes else [])]
+    out = [f"### ⚠️ This pull request changes {n} file{'s' if n != 1 else ''} the gated "
+           "properties depend on", "",
+           "They decide what the tests check and how they run (fixtures, sample cards, the "
+           "test harness): read these changes before you trust a green. This list never "
+           "opens or closes the gate.", ""]
+    out += [_judge_line(f, total) for f in files[:max_files]]
+    if n > min(len(files), max_files):
+        out.append(f"- … and {n - min(len(files), max_files)} more (the JSON report lists "
+                   "up to 1,000)")
+    out.append("")
+    for line in [*[f"> **Note:** {p}" for p in partial], *notes]:
+        out += [line, ""]
+    return out

@@ -4,7 +4,8 @@ It leads with what is red (:mod:`gate.github.review`). Sections, in this order (
 of priority when the 1 MiB budget runs short):
 
 1. a headline with the decision and counts, a sentence saying what happened by action, the
-   check-run and JSON-report links when known, and any notes;
+   check-run and JSON-report links when known, and any notes; then, on a pull request, the
+   files it changes that the gated properties depend on (:func:`review.judge_lines`);
 2. one block per red or frozen test, rejected first: the test linked to its file and line, the
    action in words, the runs, the failure, **the next step**, and (in ``<details>``) the
    ``test_id=`` line and the four SPEC §4 lines verbatim (``grep -A4 '^test_id=<id>$'`` finds
@@ -101,7 +102,7 @@ def render(
     view = dataclasses.replace(view or review.View(), check_run_url=check_run_url
                                or (view.check_run_url if view else None))
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
-    out = _header(report, view, notes)
+    out = [*_header(report, view, notes), *review.judge_lines(report)]
     audit = _audit_lines(report)
     room = max_bytes - _bytes(out) - _bytes(audit) - 600
     reds, _ = review.red_blocks(report, view, room)

@@ -75,6 +75,7 @@ OPERATIONS: dict[str, str] = {
     "list_issue_comments": "issues/list-comments",
     "create_issue_comment": "issues/create-comment",
     "update_issue_comment": "issues/update-comment",
+    "compare_commits": "repos/compare-commits-with-basehead",
 }
 _FRIENDLY = {v: k for k, v in OPERATIONS.items()}
 WRITE_OPERATIONS = frozenset({"create_check_run", "update_check_run", "create_issue_comment",
@@ -488,6 +489,8 @@ class GitHubDouble:
         self._runs: dict[int, dict[str, Any]] = {}
         self._comments: dict[int, dict[str, Any]] = {}  # pull-request (issue) comments
         self._next_comment_id = 9001
+        #: (repo, base, head) -> the changed files GitHub's compare lists (set by the tests)
+        self._comparisons: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         self._first_id = first_check_run_id
         self._next_id = first_check_run_id
         self._suites: dict[tuple[str, str], int] = {}
@@ -698,12 +701,28 @@ class GitHubDouble:
         with self._lock:
             return copy.deepcopy(self._comments)
 
+    def set_comparison(self, repository: str, base: str, head: str,
+                       files: Sequence[str | tuple[str, str]]) -> None:
+        """What ``GET /repos/{repository}/compare/{base}...{head}`` lists: each file a path, or
+        ``(path, previous path)`` for a rename. A comparison never set answers 404."""
+        entries: list[dict[str, Any]] = []
+        for item in files:
+            path, previous = (item, None) if isinstance(item, str) else item
+            entry: dict[str, Any] = {"filename": path, "status": "renamed" if previous
+                                     else "modified"}
+            if previous:
+                entry["previous_filename"] = previous
+            entries.append(entry)
+        with self._lock:
+            self._comparisons[(repository.lower(), base, head)] = entries
+
     def reset(self) -> None:
         with self._lock:
             self._faults.clear()
             self._records.clear()
             self._runs.clear()
             self._comments.clear()
+            self._comparisons.clear()
             self._next_comment_id = 9001
             self._suites.clear()
             self._next_id = self._first_id
@@ -1007,6 +1026,8 @@ class _Context:
         if name in {"get_issue", "list_issue_comments", "create_issue_comment",
                     "update_issue_comment"}:
             return self.issue_call(name, owner, repo, params, body)
+        if name == "compare_commits":
+            return self.compare(owner, repo, params["basehead"])
         run_id = int(params["check_run_id"])
         found = self.double._runs.get(run_id)
         if found is None or found["repo"] != f"{owner}/{repo}".lower():
@@ -1049,6 +1070,39 @@ class _Context:
         double._comments[comment["id"]] = comment
         rendered = self.comment(owner, repo, comment)
         return _Reply(201, rendered, {"Location": str(rendered["url"])})
+
+    def compare(self, owner: str, repo: str, basehead: str) -> _Reply:
+        """A comparison the test set (:meth:`GitHubDouble.set_comparison`); its files on the
+        first page only, at most 300, as GitHub lists them (paging pages the commits)."""
+        base, sep, head = urllib.parse.unquote(basehead).partition("...")
+        found = self.double._comparisons.get((f"{owner}/{repo}".lower(), base, head))
+        if not sep or found is None:
+            return _Reply(404, default_error_body(404))
+        api, web = self.repo_urls(owner, repo)
+        url = f"{api}/compare/{basehead}"
+        data: dict[str, Any] = synthesize(self.schema("repos/compare-commits-with-basehead"),
+                                          "comparison", url)
+        head_sha = self.resolve_sha(owner, repo, head)
+        files = []
+        page = int((self.query.get("page") or ["1"])[-1])
+        for index, entry in enumerate(found[:300] if page == 1 else []):
+            path = str(entry["filename"])
+            quoted = urllib.parse.quote(path)
+            files.append({"sha": hashlib.sha1(f"{index}{path}".encode(),
+                                              usedforsecurity=False).hexdigest(),
+                          "filename": path, "status": entry["status"], "additions": 1,
+                          "deletions": 1, "changes": 2,
+                          "blob_url": f"{web}/blob/{head_sha}/{quoted}",
+                          "raw_url": f"{web}/raw/{head_sha}/{quoted}",
+                          "contents_url": f"{api}/contents/{quoted}?ref={head_sha}",
+                          **({"previous_filename": entry["previous_filename"]}
+                             if "previous_filename" in entry else {})})
+        data.update(url=url, html_url=f"{web}/compare/{basehead}",
+                    permalink_url=f"{web}/compare/{basehead}",
+                    diff_url=f"{web}/compare/{basehead}.diff",
+                    patch_url=f"{web}/compare/{basehead}.patch", status="ahead", ahead_by=1,
+                    behind_by=0, total_commits=1, commits=[], files=files)
+        return _Reply(200, data)
 
     def issue(self, owner: str, repo: str, number: int) -> dict[str, Any]:
         api, web = self.repo_urls(owner, repo)
