@@ -126,8 +126,10 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
     assert len({c["seed"] for c in cards.values()}) == 3  # freshly minted, one per card
     assert {p.card.parent for p in props} == {CARDS}
     # fixtures: the test file and the project modules it imports (absolute and relative)
+    # and the test harness: the pytest configuration pytest read
     assert props[0].fixtures == tuple(Path(p) for p in (
-        "tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py"))
+        "tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py",
+        "pytest.ini"))
     lines = {t: line_of(TEST_PROPS, name) for t, name in zip(IDS, (
         "@given(st.integers())", "@settings(max_examples=7)", "    @given"), strict=True)}
     for prop in props:
@@ -219,7 +221,8 @@ def test_add_appends_only_new_properties(repo: Path,
     props = manifest.load(MANIFEST, Path("."))
     assert [p.test_id for p in props] == [*IDS, "tests/test_more.py::test_more",
                                           "tests/test_props.py::test_new"]
-    assert props[3].fixtures == (Path("tests/test_more.py"), Path("mylib/core.py"))
+    assert props[3].fixtures == (Path("tests/test_more.py"), Path("mylib/core.py"),
+                                 Path("pytest.ini"))
     # again: nothing new, nothing written
     snapshot = tree(repo)
     assert init("--add", "tests") == 0
@@ -557,7 +560,8 @@ def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where:
     # the conftest files pytest loads for the test (outermost first) and what they import
     # are fixtures: the profile lives there
     assert {tuple(f.as_posix() for f in p.fixtures) for p in props} == {
-        ("tests/test_profiled.py", "conftest.py", "tests/helpers.py", "tests/conftest.py")}
+        ("tests/test_profiled.py", "conftest.py", "tests/helpers.py", "tests/conftest.py",
+         "pytest.ini")}
     cards = {p.test_id.split("::", 1)[1]: read_json(p.card) for p in props}
     assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
             for k, c in cards.items()} == {

@@ -30,6 +30,31 @@ def _exists(path: Path, fix: str) -> GateInputError:
                           f"a file ({fix})")
 
 
+def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path],
+                          collected: Any, root: Path, source: str) -> dict[int, list[str]]:
+    """Per index of an existing manifest entry still collected: the harness files (the
+    pytest configuration, plugins, start-up files, the conftest.py files pytest loads for it)
+    its fixtures do not list yet."""
+    from gate.records import adopt
+
+    by_id = {item.nodeid: item for item in found}
+    added: dict[int, list[str]] = {}
+    for index, entry in enumerate(old_record["properties"]):
+        item = by_id.get(entry["test_id"])
+        if item is None:
+            continue
+        have = set(entry["fixtures"])
+        wanted = [*adopt.conftest_files(item.path, collected.sys_path, root), *harness]
+        missing: list[str] = []
+        for path in wanted:
+            shown = adopt.relative_to_root(path, root, source, "fixtures", "")
+            if shown not in have and shown not in missing:
+                missing.append(shown)
+        if missing:
+            added[index] = missing
+    return added
+
+
 def cmd_init(args: argparse.Namespace) -> int:
     from gate.records import adopt, manifest
     from gate.records.files import parse_yaml, read_bytes_capped, write_once, write_replace
@@ -79,7 +104,11 @@ def cmd_init(args: argparse.Namespace) -> int:
         say(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
               f"(their stamps will be resource_exit; remove them by hand): {gone[0]}"
               + (" …" if len(gone) > 1 else ""))
-    if not new:
+    harness = adopt.harness_files(collected.inipath, collected.plugin_files,
+                                  collected.sys_path, root)
+    harness_added = _harness_for_existing(old_record, found, harness, collected, root,
+                                          str(manifest_path)) if args.add else {}
+    if not new and not harness_added:
         say(f"nothing to add: every Hypothesis test is in {manifest_path} already")
         return OPEN
 
@@ -95,7 +124,8 @@ def cmd_init(args: argparse.Namespace) -> int:
                                            "run gate init from the repository root or give "
                                            "--root")
         fixture_files = [*adopt.module_files(item.path, collected.sys_path, root),
-                         *adopt.conftest_files(item.path, collected.sys_path, root)]
+                         *adopt.conftest_files(item.path, collected.sys_path, root),
+                         *harness]
         fixtures = [location]
         for path in fixture_files:
             shown = adopt.relative_to_root(path, root, source, "fixtures", "")
@@ -120,8 +150,13 @@ def cmd_init(args: argparse.Namespace) -> int:
         adopt.check_manifest_text(text, str(manifest_path), root)
         manifest_bytes = text.encode("utf-8")
     else:
-        manifest_bytes = adopt.append_entries(original, old_record, entries,
-                                              str(manifest_path), root)
+        base, record = original, old_record
+        if harness_added:
+            base = adopt.add_fixtures(original, old_record, harness_added, str(manifest_path),
+                                      root)
+            record = parse_yaml(base, str(manifest_path))
+        manifest_bytes = (adopt.append_entries(base, record, entries, str(manifest_path), root)
+                          if entries else base)
     write_policy = not os.path.lexists(policy_path)
     if write_policy:
         adopt.check_policy_text(adopt.POLICY_TEXT, str(policy_path))
@@ -151,7 +186,16 @@ def cmd_init(args: argparse.Namespace) -> int:
                 raise GateInputError(str(manifest_path), "(file)", "changed while gate init "
                                      "ran; run it again")
             write_replace(manifest_path, manifest_bytes)
-            lines.append(f"added {_count(len(entries), 'property')} to {manifest_path}")
+            if entries:
+                lines.append(f"added {_count(len(entries), 'property')} to {manifest_path}")
+            if harness_added:
+                paths = sorted({p for added in harness_added.values() for p in added})
+                lines.append(f"added the test harness to the fixtures of "
+                             f"{len(harness_added)} existing "
+                             f"propert{'y' if len(harness_added) == 1 else 'ies'} in "
+                             f"{manifest_path} (new lines at the end of each one's fixtures "
+                             f"list, nothing else changed): {', '.join(paths[:5])}"
+                             + (f" and {len(paths) - 5} more" if len(paths) > 5 else ""))
     except BaseException:
         for path in reversed(created):
             with contextlib.suppress(OSError):

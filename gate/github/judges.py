@@ -148,8 +148,8 @@ def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
                            "files": []}
     repository = env.get("GITHUB_REPOSITORY", "")
     if not token or not repository:
-        out["error"] = _one_line(f"{'GITHUB_REPOSITORY' if token else 'no github-token'} "
-                                 "not set")
+        out["error"] = ("GITHUB_REPOSITORY not set" if token
+                        else "no token to ask GitHub with (github-token)")
         return out
     try:
         return _listed(out, test_ids, env, token=token, repository=repository,

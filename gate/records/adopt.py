@@ -22,7 +22,7 @@ import ast
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,9 @@ MANIFEST_HEADER = """\
 #   test_id   the pytest node id; stamps, reports and the policy name the property by it
 #   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
 #   fixtures  the bytes the property checks: its test file, the conftest.py files pytest
-#             loads for it, and the project modules they import (followed transitively).
+#             loads for it, and the project modules they import (followed transitively),
+#             then the test harness: pytest's configuration file, the plugins it loads
+#             (-p, pytest_plugins) and sitecustomize.py/*.pth on the path.
 #             Add the data files it reads; a change to any of them is a new fixture.
 #   junit     how the test is found in the JUnit report (and by the pytest plugin)
 #   location  where a red result is annotated (the test's file and line)
@@ -311,3 +313,100 @@ def append_entries(original: bytes, old_record: Any, entries: Sequence[dict[str,
     raise GateInputError(source, "properties", "cannot append entries at the end of the file; "
                          "make `properties:` the last key, as a block list (`- test_id: ...`), "
                          "and run gate init --add again")
+
+
+STARTUP_FILES = ("sitecustomize.py", "usercustomize.py")
+
+
+def harness_files(inipath: Path | None, plugin_files: Sequence[Path], search: Sequence[Path],
+                  root: Path) -> list[Path]:
+    """The test harness every property runs under, as files under ``root`` (outside installed
+    packages): the configuration file pytest read (its ``inipath``), every plugin module pytest
+    loaded that is not a ``conftest.py`` (``-p NAME`` in ``addopts``, ``pytest_plugins``, an
+    entry point of a distribution installed from the workspace) with the project files it
+    imports, and the ``sitecustomize.py``, ``usercustomize.py`` and ``*.pth`` files in the
+    folders of the interpreter's path under ``root`` (Python runs them at start). The
+    ``conftest.py`` files are per test (:func:`conftest_files`). Plugins installed from a
+    package index are not under the root: not files of the repository, never listed."""
+    from gate.records.files import is_regular_file
+
+    found: list[Path] = []
+    if inipath is not None and is_regular_file(inipath) and not _is_third_party(inipath, root):
+        found.append(inipath)
+    bases = [b for b in search if b.is_dir() and not _is_third_party(b / "x", root)]
+    for plugin in plugin_files:
+        if plugin.name == "conftest.py" or _is_third_party(plugin, root) \
+                or not is_regular_file(plugin):
+            continue
+        found += [plugin, *module_files(plugin, bases, root)]
+    for base in bases:
+        startup = [base / name for name in STARTUP_FILES]
+        startup += sorted(p for p in base.glob("*.pth"))
+        found += [p for p in startup if is_regular_file(p)]
+    unique: list[Path] = []
+    seen: set[Path] = set()
+    for path in found:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            unique.append(path)
+    return unique
+
+
+def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Sequence[str]],
+                 source: str, root: Path) -> bytes:
+    """``original`` with each ``additions[index]`` appended to the ``fixtures`` list of entry
+    ``index`` of ``properties``, one new line per path after the list's last item (a flow list
+    ``[a, b]`` gains ``, "c"`` before its ``]``), every other byte kept. The result must parse
+    to the old record with exactly those paths added, else it is refused."""
+    import yaml
+
+    try:
+        text = original.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
+    expected = json.loads(json.dumps(old_record))
+    edits: list[tuple[int, str]] = []  # (character offset, text to insert)
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    props = next((v for k, v in node.value if k.value == "properties"), None) \
+        if isinstance(node, yaml.MappingNode) else None
+    refuse = GateInputError(source, "fixtures", "cannot add the test harness to an existing "
+                            "entry's fixtures; make each `fixtures:` a list of quoted paths "
+                            "and run gate init --add again (or add them by hand)")
+    if not isinstance(props, yaml.SequenceNode):
+        raise refuse
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    for index, paths in sorted(additions.items()):
+        if not paths:
+            continue
+        entry = props.value[index]
+        fixtures = next((v for k, v in entry.value if k.value == "fixtures"), None) \
+            if isinstance(entry, yaml.MappingNode) else None
+        if not isinstance(fixtures, yaml.SequenceNode) or not fixtures.value:
+            raise refuse
+        expected["properties"][index]["fixtures"] += list(paths)
+        last = fixtures.value[-1]
+        if fixtures.flow_style:
+            close = starts[fixtures.end_mark.line] + fixtures.end_mark.column - 1
+            edits.append((close, "".join(f", {_q(p)}" for p in paths)))
+            continue
+        first = fixtures.value[0]
+        dash = lines[first.start_mark.line][:first.start_mark.column]
+        if not dash.rstrip().endswith("-"):
+            raise refuse
+        indent = dash[:len(dash.rstrip()) - 1]
+        after = starts[last.end_mark.line + 1] if last.end_mark.column else starts[
+            last.end_mark.line]
+        edits.append((after, "".join(f"{indent}- {_q(p)}\n" for p in paths)))
+    for offset, insert in sorted(edits, reverse=True):
+        text = text[:offset] + insert + text[offset:]
+    try:
+        parsed = parse_yaml(text.encode("utf-8"), source)
+    except GateInputError:
+        raise refuse from None
+    if parsed != expected:
+        raise refuse
+    manifest.from_record(parsed, source, root, check_paths=False)
+    return text.encode("utf-8")

@@ -47,6 +47,10 @@ class Collected:
     sys_path: tuple[Path, ...]
     items: tuple[Item, ...]
     hypothesis_version: str | None
+    #: the configuration file pytest read (pytest.ini, pyproject.toml, tox.ini, setup.cfg)
+    inipath: Path | None = None
+    #: the file of every plugin module pytest loaded (-p, pytest_plugins, entry points, conftests)
+    plugin_files: tuple[Path, ...] = ()
 
 
 def _last_line(text: str) -> str:
@@ -65,9 +69,12 @@ def _parse(document: Any, source: str) -> Collected:
             classname=str(raw["classname"]), name=str(raw["name"]),
             card_settings=dict(raw.get("card_settings") or {}),
         ) for raw in document["items"])
+        inipath = document.get("inipath")
         return Collected(Path(document["rootdir"]),
                          tuple(Path(p) for p in document["sys_path"]), items,
-                         document.get("hypothesis_version"))
+                         document.get("hypothesis_version"),
+                         Path(inipath) if isinstance(inipath, str) else None,
+                         tuple(Path(p) for p in document.get("plugin_files") or ()))
     except (KeyError, TypeError) as exc:
         raise GateInputError(source, "(collector)", f"unexpected collector output: {exc}") from None
 

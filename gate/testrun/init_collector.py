@@ -13,7 +13,8 @@ governs when the settings in force for the test (its own, or a loaded profile's)
 (``deadline`` as ``deadline_ms``, null for none; ``suppress_health_check`` as names), so the
 card never conflicts with them, its file
 and line, the JUnit ``classname``/``name`` pytest's ``--junitxml`` gives it, and the
-interpreter's ``sys.path`` (where the test files' imports resolve).
+interpreter's ``sys.path`` (where the test files' imports resolve); and the test harness: the
+configuration file pytest read (``inipath``) and the file of every plugin module it loaded.
 """
 
 from __future__ import annotations
@@ -136,6 +137,18 @@ def _item(item: pytest.Item) -> dict[str, Any]:
     }
 
 
+def _plugin_files(config: pytest.Config) -> list[str]:
+    """The files of every plugin module registered in this pytest: ``-p NAME`` (in
+    ``addopts`` too), ``pytest_plugins`` of a conftest, entry points, and the conftests
+    themselves (``gate init`` keeps those under the root, outside installed packages)."""
+    found: list[str] = []
+    for plugin in config.pluginmanager.get_plugins():
+        path = getattr(plugin, "__file__", None)
+        if isinstance(path, str) and path.endswith(".py"):
+            found.append(os.path.abspath(path))
+    return sorted(set(found))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     target = os.environ.get(OUT_ENV)
     if not target:
@@ -146,8 +159,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         version: str | None = hypothesis.__version__
     except ImportError:
         version = None
+    inipath = getattr(session.config, "inipath", None)  # pytest >= 6.1
     document = {
         "rootdir": os.fspath(session.config.rootpath),
+        "inipath": os.fspath(inipath) if inipath else None,
+        "plugin_files": _plugin_files(session.config),
         "hypothesis_version": version,
         "sys_path": [os.path.abspath(p) for p in sys.path if isinstance(p, str) and p],
         "items": [_item(item) for item in session.items],
