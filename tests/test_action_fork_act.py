@@ -62,7 +62,8 @@ def workflow_run_event() -> dict[str, Any]:
         "id": RUN_1, "name": "properties", "event": "pull_request", "status": "completed",
         "conclusion": "success", "head_sha": HEAD_SHA, "head_branch": "patch",
         "run_attempt": 1, "repository": {"full_name": BASE},
-        "head_repository": {"full_name": FORK}, "pull_requests": []}}
+        "head_repository": {"full_name": FORK}, "pull_requests": []},
+        "repository": {"full_name": BASE, "default_branch": "main"}}
 
 
 def test_fork_pull_request_stamps_then_the_trusted_run_publishes(
@@ -84,6 +85,9 @@ def test_fork_pull_request_stamps_then_the_trusted_run_publishes(
             assert stamp["source"] == "pytest-recorder" and stamp["hypothesis"], stamp
         assert not log.exists()  # and downloads nothing
 
+        # GitHub lists no pull request for a fork's run: the judge files are its head against
+        # the default branch, asked of the compare API without checking the fork out
+        double.set_comparison(BASE, "main", HEAD_SHA, ["README.md", "pytest.ini"])
         checkouts = tmp_path / "checkouts.jsonl"
         pr_tree = tmp_path / "pr"
         second = _act(_repo(tmp_path, "base"), "properties-gate.yml", "workflow_run",
@@ -93,6 +97,7 @@ def test_fork_pull_request_stamps_then_the_trusted_run_publishes(
         assert second.returncode == 0, second.log_tail(120)
         assert double.invalid_requests() == []
         (check,) = double.check_runs.values()
+        assert double.count("compare_commits") == 1
 
     # The local-pinned leg checked out the pull request's head commit, named by the event.
     assert [json.loads(line) for line in checkouts.read_text().splitlines()] == [
@@ -111,6 +116,9 @@ def test_fork_pull_request_stamps_then_the_trusted_run_publishes(
     assert gate.outputs["gate"]["decision"] == "open"
     assert FOUR.findall(gate.summary) == []  # green pairs: no failure class shown
     assert "all 3 tests green in both classes" in gate.summary
+    assert "This pull request changes 1 file the gated properties depend on" in gate.summary
+    assert "- `pytest.ini` — **all 3** properties · test harness" in gate.summary
+    assert "- `pytest.ini` — **all 3** properties" in check["output"]["summary"]
     assert f"run {RUN_1} of {BASE}" in gate.summary and FORK in gate.summary
     local = (tmp_path / "runs" / "current")
     # This run's own artifacts: its local-pinned stamps, and the gate's JSON report.
