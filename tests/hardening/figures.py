@@ -8,6 +8,10 @@ the same figures are written there as JSON (``{section: {name: value}}``).
 Figures whose name says it must be zero (``crashes``, ``doors opened``, ``lost``, ``believed``,
 ``leaks``, ``differed``, ``duplicate``) are asserted zero by the tests themselves; the table
 only shows them.
+
+Under pytest-xdist every worker collects its own figures; each hands them to the controller
+when it ends (``workeroutput``), which adds the counters up and takes the values, so the
+table and the JSON cover the whole run however many processes ran it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import pytest
 
 _LOCK = threading.Lock()
 FIGURES: dict[str, dict[str, Any]] = {}
+_COUNTERS: set[tuple[str, str]] = set()  # (section, name) of the figures made by add()
+_WORKER_KEY = "gate_hardening_figures"
 
 
 def add(section: str, name: str, amount: int = 1) -> None:
@@ -29,6 +35,7 @@ def add(section: str, name: str, amount: int = 1) -> None:
     with _LOCK:
         row = FIGURES.setdefault(section, {})
         row[name] = int(row.get(name, 0)) + amount
+        _COUNTERS.add((section, name))
 
 
 def put(section: str, name: str, value: Any) -> None:
@@ -65,7 +72,32 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(line)
 
 
+def _merge(sent: str) -> None:
+    """Fold one xdist worker's figures into this process's: counters add up, values are set."""
+    data = json.loads(sent)
+    counters = {(section, name) for section, name in data["counters"]}
+    for section, row in data["figures"].items():
+        for name, value in row.items():
+            if (section, name) in counters:
+                add(section, name, int(value))
+            else:
+                put(section, name, value)
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: called on the controller
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    sent = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
+    if sent:
+        _merge(sent)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller reports
+        with _LOCK:
+            workeroutput[_WORKER_KEY] = json.dumps(
+                {"figures": FIGURES, "counters": sorted(_COUNTERS)}, default=str)
+        return
     target = os.environ.get("GATE_FIGURES_JSON")
     if not target:
         return
