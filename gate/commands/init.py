@@ -66,6 +66,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     manifest_path, cards, policy_path = Path(args.manifest), Path(args.cards), Path(args.policy)
     adopt.relative_to_root(cards, root, str(cards), "--cards",
                             "the manifest names cards relative to the root")
+    if getattr(args, "new_seeds", False) and not getattr(args, "refresh", False):
+        raise GateInputError("gate init", "--new-seeds", "only with --refresh")
+    if getattr(args, "refresh", False):
+        if args.add:
+            raise GateInputError("gate init", "--refresh", "not with --add (run them one "
+                                 "after the other)")
+        return _refresh(args, root, manifest_path)
     original: bytes | None = None
     old_record: Any = None
     known: set[str] = set()
@@ -205,4 +212,64 @@ def cmd_init(args: argparse.Namespace) -> int:
                  "them (README: Adopt it in your repository)")
     for line in lines:
         say(line)
+    return OPEN
+
+
+#: The card fields ``--refresh`` rewrites from the settings in force (the rest is kept).
+SETTINGS_FIELDS = ("cases", "deadline_ms", "suppress_health_check")
+
+
+def refreshed_card(old: dict[str, Any], max_examples: int | None,
+                   card_settings: dict[str, Any], seed: int | None = None) -> dict[str, Any]:
+    """``old`` with its settings fields from the settings in force (as ``gate init`` writes
+    them for a new card), every other field (``seed``, ``freeze_expires_at``, ...) kept;
+    ``seed`` given: the new seed."""
+    from gate.records import adopt
+
+    fresh = adopt.card_for(str(old["property"]), max_examples, int(old["seed"]),
+                           "gate init --refresh", card_settings)
+    card = {k: v for k, v in old.items() if k not in SETTINGS_FIELDS}
+    card.update({k: fresh[k] for k in SETTINGS_FIELDS if k in fresh})
+    if seed is not None:
+        card["seed"] = seed
+    return card
+
+
+def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
+    """``gate init --refresh [--new-seeds]``: rewrite the manifest's cards from the settings in
+    force for their tests (collected as here), naming every card it changed."""
+    import json
+
+    from gate.records import load, manifest
+    from gate.records.files import write_replace
+    from gate.testrun import collecting
+
+    if not manifest_path.is_file():
+        raise GateInputError(str(manifest_path), "--refresh", "no manifest whose cards to "
+                             "refresh; run gate init first")
+    props = manifest.load(manifest_path, root)
+    collected = collecting.collect(args.tests, args.python)
+    by_id = {item.nodeid: item for item in collected.items if item.hypothesis}
+    changed = 0
+    for prop in props:
+        item = by_id.get(prop.test_id)
+        if item is None:
+            say(f"note: {prop.test_id} is not collected (renamed or removed? gate init --add "
+                "names the new test; remove the old entry): its card is left as it is")
+            continue
+        old = load.load_card(prop.card)
+        new = refreshed_card(old, item.max_examples, item.card_settings,
+                             secrets.randbits(32) if args.new_seeds else None)
+        if new == old:
+            continue
+        write_replace(prop.card, (json.dumps(new, indent=2, sort_keys=True) + "\n").encode())
+        changed += 1
+        what = ", ".join(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}"
+                         for k in ("seed", *SETTINGS_FIELDS) if old.get(k) != new.get(k))
+        say(f"rewrote {prop.card}: {what}")
+    if changed:
+        say(f"{_count(changed, 'card')} changed: a changed card is a new card (its hash "
+            "changes): review and commit them; both stamp jobs run again on them")
+    else:
+        say(f"nothing to refresh: every card of {manifest_path} matches the settings in force")
     return OPEN

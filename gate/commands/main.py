@@ -217,6 +217,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    help=f"the empty policy to write (default: {DEFAULT_POLICY})")
     p.add_argument("--add", action="store_true",
                    help="add only the properties the manifest does not hold yet")
+    p.add_argument("--refresh", action="store_true",
+                   help="rewrite the settings fields (cases, deadline_ms, "
+                   "suppress_health_check) of the manifest's existing cards from the settings "
+                   "in force, keeping each seed, freeze_expires_at and file name")
+    p.add_argument("--new-seeds", action="store_true",
+                   help="with --refresh: mint a new seed for every card (rotate seeds on "
+                   "purpose, in review)")
     p.add_argument("--root", default=".",
                    help="manifest paths are relative to this (default: .)")
     p.add_argument("--python", default=sys.executable, metavar="PYTHON",
