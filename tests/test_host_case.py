@@ -21,7 +21,8 @@ GATE = Path(__file__).resolve().parents[1] / "gate"
 HOST_MODULES = ("gate/decide/halt.py", "gate/agent/hook.py", "gate/agent/guard.py",
                 "gate/agent/target.py", "gate/records/ledger.py")
 #: Functions that fold case for something other than a host (the hook's --help metavars).
-NOT_HOSTS = {("gate/agent/hook.py", "help_text")}
+NOT_HOSTS = {("gate/agent/hook.py", "help_text"),
+             ("gate/agent/hook.py", "_http_scheme")}  # a URL's scheme, never a host
 
 SPELLINGS = ["api.lab.invalid", "API.LAB.INVALID", "Api.Lab.Invalid", "aPI.lab.INVALID"]
 SCOPES = ["lab.invalid", "fixture.local"]

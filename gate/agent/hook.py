@@ -227,6 +227,12 @@ def _bare_host(token: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _http_scheme(token: str) -> bool:
+    """Does the URL ``token`` start with ``http://`` or ``https://``, in any case? (A scheme, not
+    a host: hosts are compared by :func:`gate.decide.halt.host_key` alone.)"""
+    return token.lower().startswith(("http://", "https://"))
+
+
 def urls_in_text(text: str, where: str) -> set[str]:
     """The hosts of every URL in ``text`` (:class:`Blocked` naming ``where`` when one cannot be
     read). Every white-space-separated token holding ``://`` is a URL, as gemini-cli's
@@ -236,7 +242,7 @@ def urls_in_text(text: str, where: str) -> set[str]:
     hosts: set[str] = set()
     for token in text.split():
         if "://" in token:
-            if not token.lower().startswith(("http://", "https://")):
+            if not _http_scheme(token):
                 raise Blocked(f"{where} holds {token[:80]!r}: only http(s) URLs are read")
             try:
                 hosts.add(target_host(token))
