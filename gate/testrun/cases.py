@@ -29,6 +29,31 @@ RESULTS_SCHEMA = "gate-recorder-results/v1"
 KINDS = (FAILURE, ERROR, SKIPPED)
 
 
+#: Bounds of the ``failure`` object's strings (``schemas/stamp.schema.json``).
+FAILURE_BOUNDS = {"type": 200, "message": 2000, "example": 4000, "reproduce": 1000}
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, with a marker saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    for _ in range(2):  # the marker's own length can change the count by a digit
+        marker = f" …[cut {len(text) - limit + 32} chars]"
+        keep = limit - len(marker)
+        marker = f" …[cut {len(text) - keep} chars]"
+    return text[:limit - len(marker)] + marker
+
+
+def bounded_failure(failure: dict[str, Any]) -> dict[str, Any]:
+    """The ``failure`` object with every string cut to its schema bound at write time."""
+    out: dict[str, Any] = {}
+    for key, limit in FAILURE_BOUNDS.items():
+        value = failure.get(key)
+        out[key] = bounded(value, limit) if isinstance(value, str) else (
+            None if key in ("example", "reproduce") else "")
+    return out
+
+
 def junit_key(nodeid: str) -> tuple[str, str]:
     """(classname, name) of a node as ``--junitxml`` writes it (no ``--junit-prefix``)."""
     from _pytest.junitxml import mangle_test_address

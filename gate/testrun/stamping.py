@@ -36,6 +36,7 @@ from gate.records import hashing
 from gate.records import load as records
 from gate.records.files import canonical_json, write_once
 from gate.records.manifest import Property
+from gate.testrun.cases import bounded_failure
 
 SOURCES = ("command", "recorded", "junit")
 #: Which collected tests the recorder runs (``gate stamp --tests``, the action's ``tests``):
@@ -130,31 +131,6 @@ def prepare(prop: Property, root: Path, store: Path | None) -> Prepared:
 
 def new_run_id() -> str:
     return secrets.token_hex(8)
-
-
-#: Bounds of the ``failure`` object's strings (``schemas/stamp.schema.json``).
-FAILURE_BOUNDS = {"type": 200, "message": 2000, "example": 4000, "reproduce": 1000}
-
-
-def bounded(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, with a marker saying how much was cut."""
-    if len(text) <= limit:
-        return text
-    for _ in range(2):  # the marker's own length can change the count by a digit
-        marker = f" …[cut {len(text) - limit + 32} chars]"
-        keep = limit - len(marker)
-        marker = f" …[cut {len(text) - keep} chars]"
-    return text[:limit - len(marker)] + marker
-
-
-def bounded_failure(failure: dict[str, Any]) -> dict[str, Any]:
-    """The ``failure`` object with every string cut to its schema bound at write time."""
-    out: dict[str, Any] = {}
-    for key, limit in FAILURE_BOUNDS.items():
-        value = failure.get(key)
-        out[key] = bounded(value, limit) if isinstance(value, str) else (
-            None if key in ("example", "reproduce") else "")
-    return out
 
 
 def build_stamp(
