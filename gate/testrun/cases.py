@@ -11,7 +11,8 @@ Testcases follow the rules of ``_pytest.junitxml.LogXML`` (a passing call, a fai
 set-up or teardown error, a skip or xfail; a call failure followed by a teardown error is two
 testcases, so ambiguous; collection errors and skips are testcases of their own). A testcase
 round-trips through :meth:`Case.to_record` / :meth:`Case.from_record` (the recorder's results
-file, ``schemas/recorder-results.schema.json``).
+file, ``schemas/recorder-results.schema.json``), its failure text bounded on the way out as a
+stamp bounds it (:func:`bounded_failure`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ KINDS = (FAILURE, ERROR, SKIPPED)
 
 #: Bounds of the ``failure`` object's strings (``schemas/stamp.schema.json``).
 FAILURE_BOUNDS = {"type": 200, "message": 2000, "example": 4000, "reproduce": 1000}
+#: The bound of a testcase's ``crash`` (an exception type's name) in the recorder's records.
+CRASH_BOUND = 1000
 
 
 def bounded(text: str, limit: int) -> str:
@@ -86,8 +89,10 @@ class Case:
 
     def to_record(self) -> dict[str, Any]:
         return {"classname": self.key[0], "name": self.key[1],
-                "kinds": sorted(self.kinds), "crash": self.crash,
-                "hypothesis": self.hypothesis, "failure": self.failure,
+                "kinds": sorted(self.kinds),
+                "crash": None if self.crash is None else bounded(self.crash, CRASH_BOUND),
+                "hypothesis": self.hypothesis,
+                "failure": None if self.failure is None else bounded_failure(self.failure),
                 "raised": list(self.raised)}
 
     @classmethod
