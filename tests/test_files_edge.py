@@ -47,12 +47,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("gate/testrun/recorder.py", "read_plan"):
         "runs inside the user's pytest (gate.records is not importable there): reads the plan "
         "gate stamp --pytest wrote and validated in its private folder",
-    ("gate/testrun/recorder.py", "_write_atomic"):
-        "runs inside the user's pytest: writes its results into gate stamp's private folder "
-        "(the gate validates them before any stamp is built)",
-    ("gate/testrun/recorder.py", "pytest_configure"):
-        "runs inside the user's pytest: creates the loaded marker (O_EXCL) in gate stamp's "
-        "private folder",
 }
 #: Whole trees that are not the gate: the example project's own tests, shipped as data.
 ALLOWED_TREES = ("gate/examples/",)

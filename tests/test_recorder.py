@@ -415,17 +415,6 @@ def test_the_plan_is_schema_checked_and_names_every_property(tmp_path: Path) -> 
         schemas.validate("recorder-plan", bad, "plan")
 
 
-def test_results_that_break_their_schema_are_bad_input(tmp_path: Path) -> None:
-    from gate.errors import GateInputError
-    from gate.testrun import recorder_route
-
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps({"schema": "gate-recorder-results/v1", "cases": "all green"}))
-    with pytest.raises(GateInputError):
-        recorder_route.read_results(results)
-    assert recorder_route.read_results(tmp_path / "absent.json") is None
-
-
 def test_a_test_missing_on_the_recorder_route_is_its_resource_exit_alone(
         tmp_path: Path) -> None:
     """Issue 22: a manifest entry whose test pytest does not collect (renamed after ``gate

@@ -44,6 +44,18 @@ BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]
 
+_CASE = {"classname": "m", "name": "test_p", "kinds": ["failure"], "crash": "ValueError",
+         "hypothesis": None, "raised": ["builtins.ValueError"],
+         "failure": {"type": "ValueError", "message": "m", "example": None, "reproduce": None}}
+BASES["recorder-record"] = [
+    {"record": "begin", "schema": "gate-recorder-results/v1", "pid": 7, "gate_version": "1",
+     "pytest_version": "8", "hypothesis_version": "6"},
+    {"record": "started", "nodeid": "m.py::test_p"},
+    {"record": "finished", "nodeid": "m.py::test_p", "cases": [_CASE]},
+    {"record": "end", "exit_status": 1, "refused": [], "refused_tests": 0, "cases": [_CASE],
+     "collected": {"selected": [["m", "test_p"]], "deselected": [], "ungated": [],
+                   "failed": []}}]
+
 TRICKY: list[Any] = [
     0, 1, -1, 7, 7.0, 1.0, 0.0, 1.5, True, False, None, 2**70, "", "x", "a" * 64,
     "a" * 64 + "\n", "A" * 64, "0" * 63, "/abs", "\\win", " ", "pass", "bind", "fixture",

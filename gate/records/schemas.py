@@ -44,6 +44,7 @@ NAMES = (
     "manifest",
     "recorder-plan",
     "recorder-results",
+    "recorder-record",
     "rerun-memory",
     "stamp-set",
     "dsse-envelope",

@@ -10,9 +10,9 @@ the names ``--junitxml`` writes.
 Testcases follow the rules of ``_pytest.junitxml.LogXML`` (a passing call, a failing call, a
 set-up or teardown error, a skip or xfail; a call failure followed by a teardown error is two
 testcases, so ambiguous; collection errors and skips are testcases of their own). A testcase
-round-trips through :meth:`Case.to_record` / :meth:`Case.from_record` (the recorder's results
-file, ``schemas/recorder-results.schema.json``), its failure text bounded on the way out as a
-stamp bounds it (:func:`bounded_failure`).
+round-trips through :meth:`Case.to_record` / :meth:`Case.from_record` (the records the recorder
+sends the gate, ``schemas/recorder-record.schema.json``), its failure text bounded on the way
+out as a stamp bounds it (:func:`bounded_failure`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
-#: The recorder's files (``gate stamp --pytest`` sets these in the test command's environment).
+#: What ``gate stamp --pytest`` sets in the test command's environment: the plan's file, and
+#: the number of the descriptor of the channel the results travel on (:mod:`gate.testrun.channel`).
 ENV_PLAN = "GATE_RECORDER_PLAN"
-ENV_RESULTS = "GATE_RECORDER_RESULTS"
+ENV_CHANNEL = "GATE_RECORDER_CHANNEL"
 PLAN_SCHEMA = "gate-recorder-plan/v1"
 RESULTS_SCHEMA = "gate-recorder-results/v1"
 KINDS = (FAILURE, ERROR, SKIPPED)

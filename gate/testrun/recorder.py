@@ -13,11 +13,14 @@ Before the command runs, the gate (in its own environment) reads the manifest, c
 fixtures, samplers and policy exactly as the plugin does and writes a **plan**
 (``schemas/recorder-plan.schema.json``): which collected tests run (``tests``), and per
 property its test id, JUnit selector, card and the card's file (named in a conflict's fix).
-The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``:
+The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_CHANNEL`` (the number of
+a socket descriptor the gate opened and this process inherited; :mod:`gate.testrun.channel`):
 
-1. at configure, creates ``RESULTS.loaded`` (the gate refuses a run where it is missing: the
-   recorder never loaded) and refuses a **second pytest session** in one command (the file
-   exists already: a usage error in that session, and the gate refuses the run, exit 2);
+1. at configure, takes the channel (its number leaves the environment, the socket is made
+   non-inheritable: no worker or child process holds it) and sends ``begin``; the gate answers
+   whether this is the command's first session, and a **second pytest session** in one command
+   is refused (a usage error in that session, and the gate refuses the run, exit 2). Without a
+   channel (a pytest a test starts) it does nothing;
 2. with ``tests: gated`` (the default) deselects every collected test that no property
    selects, after ``-k``/``-m`` (pytest reports them as deselected; an xdist worker does the
    same and sends what it left out to the controller, so a property whose test was not
@@ -26,13 +29,15 @@ The recorder, configured by ``GATE_RECORDER_PLAN`` and ``GATE_RECORDER_RESULTS``
    ``max_examples``, no database, ...; a card conflict stops the session before any test
    runs);
 3. folds every report into testcases with :class:`gate.testrun.cases.Cases`, as the plugin does,
-   and at the end of the session writes ``RESULTS`` (``schemas/recorder-results.schema.json``):
-   the testcases, or the card conflicts.
+   and sends them as each test finishes (``started``, ``finished``: one line of JSON each,
+   ``schemas/recorder-record.schema.json``, failure text cut to the stamp's bounds), and at
+   the end of the session ``end``: the exit status, what was collected, or the card conflicts.
 
-The gate then validates the results and builds the stamps with the same decide/build code the
-plugin uses (:func:`gate.testrun.stamping.build_all`). Under pytest-xdist the workers
+The gate checks the stream as it arrives, validates the assembled results
+(``schemas/recorder-results.schema.json``) and builds the stamps with the same decide/build
+code the plugin uses (:func:`gate.testrun.stamping.build_all`). Under pytest-xdist the workers
 govern the tests they run (and send the recorded generator back with their reports); only the
-controller writes results.
+controller writes on the channel.
 """
 
 from __future__ import annotations
@@ -46,8 +51,8 @@ from typing import Any
 import pytest
 
 from gate.testrun.cases import (
+    ENV_CHANNEL,
     ENV_PLAN,
-    ENV_RESULTS,
     PLAN_SCHEMA,
     RESULTS_SCHEMA,
     Case,
@@ -285,23 +290,93 @@ def read_plan(path: str) -> Plan:
                           p["card_path"]), dict(p["card"])) for p in plan["properties"]])
 
 
-def _write_atomic(path: str, record: dict[str, Any]) -> None:
-    temporary = f"{path}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(record, handle, sort_keys=True)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+class Channel:
+    """The recorder's end of the channel the gate opened (:mod:`gate.testrun.channel`): a
+    socket this process inherited, one line of JSON per record
+    (``schemas/recorder-record.schema.json``), written whole as each test finishes. Never
+    handed on: not inheritable here, and its number leaves the environment (an xdist worker, or
+    a pytest a test starts, runs without it: the controller reports every worker's tests)."""
+
+    def __init__(self, fd: int) -> None:
+        import socket
+        import stat
+
+        try:
+            is_socket = stat.S_ISSOCK(os.fstat(fd).st_mode)
+        except OSError:
+            is_socket = False
+        if not is_socket:
+            raise pytest.UsageError(
+                f"gate: error: {ENV_CHANNEL}={fd} names no open socket: the gate's recorder "
+                "reports only on the channel the gate opened (run pytest directly under the "
+                "gate's command, not through a wrapper that closes descriptors)")
+        self.sock = socket.socket(fileno=fd)
+        self.sock.set_inheritable(False)
+
+    def send(self, record: dict[str, Any]) -> None:
+        self.sock.sendall(json.dumps(record, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8") + b"\n")
+
+    def begin(self) -> None:
+        """The session's first record; the gate answers whether it is the command's first
+        session (a second one is refused: the gate stamps one session per step)."""
+        import hypothesis
+
+        from gate import __version__
+
+        self.send({"record": "begin", "schema": RESULTS_SCHEMA, "pid": os.getpid(),
+                   "gate_version": __version__, "pytest_version": pytest.__version__,
+                   "hypothesis_version": hypothesis.__version__})
+        self.sock.settimeout(_ANSWER_SECONDS)
+        try:
+            answer = self.sock.recv(1)
+        except OSError:
+            answer = b""
+        self.sock.settimeout(None)
+        if answer == b"2":
+            raise pytest.UsageError(
+                "gate: error: a second pytest session in one stamp command: the gate stamps "
+                "one pytest session per step (run the gated tests in one pytest command)")
+        if answer != b"1":
+            raise pytest.UsageError(
+                f"gate: error: {ENV_CHANNEL}: the gate did not answer on its channel")
+
+
+#: How long the recorder waits for the gate to acknowledge the session's begin record.
+_ANSWER_SECONDS = 60.0
 
 
 class Recorder(Governor, Folder):
-    def __init__(self, plan: Plan, results: str, worker: bool) -> None:
+    def __init__(self, plan: Plan, channel: Channel | None) -> None:
         Governor.__init__(self, plan.items)
         Folder.__init__(self)
         self.only_gated = plan.tests == "gated"
-        self.results = results
-        self.worker = worker
+        #: None in an xdist worker: it governs, the controller reports.
+        self.channel = channel
+        self.started: set[str] = set()
+        self.finished: set[str] = set()
+        self.reported: set[str] = set()
+        self.sent = 0  # the testcases of self.cases.done already sent
+
+    def _new_cases(self) -> list[dict[str, Any]]:
+        done = self.cases.done[self.sent:]
+        self.sent = len(self.cases.done)
+        return [c.to_record() for c in done]
+
+    def pytest_runtest_logstart(self, nodeid: str) -> None:
+        if self.channel is not None and nodeid not in self.started:
+            self.started.add(nodeid)
+            self.channel.send({"record": "started", "nodeid": nodeid})
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        Folder.pytest_runtest_logreport(self, report)
+        self.reported.add(report.nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        if self.channel is not None and nodeid in self.started - self.finished:
+            self.finished.add(nodeid)
+            self.channel.send({"record": "finished", "nodeid": nodeid,
+                               "cases": self._new_cases()})
 
     @pytest.hookimpl(trylast=True)  # after -k/-m: they narrow what runs further
     def pytest_collection_modifyitems(self, session: pytest.Session,
@@ -328,41 +403,36 @@ class Recorder(Governor, Folder):
     @pytest.hookimpl(wrapper=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
         result = yield
-        if self.worker:
+        if self.channel is None:
             return result
-        import hypothesis
-
-        from gate import __version__
-
+        # a test whose reports came but not its logfinish (an xdist worker that crashed in it)
+        for nodeid in sorted(self.started - self.finished):
+            if nodeid in self.reported:
+                self.finished.add(nodeid)
+                self.channel.send({"record": "finished", "nodeid": nodeid, "cases": []})
         refused = self.refused or self.worker_refused
-        _write_atomic(self.results, {
-            "schema": RESULTS_SCHEMA, "gate_version": __version__,
-            "pytest_version": pytest.__version__, "hypothesis_version": hypothesis.__version__,
-            "exit_status": int(session.exitstatus), "refused": list(refused),
+        rest = self._new_cases() + [c.to_record() for c in self.cases.open.values()]
+        self.channel.send({
+            "record": "end", "exit_status": int(session.exitstatus), "refused": list(refused),
             "refused_tests": (self.refused_tests if self.refused
                               else self.worker_refused_tests if refused else 0),
-            "cases": [] if refused else [c.to_record() for c in self.cases.all()],
+            "cases": [] if refused else rest,
             "collected": self.collected.to_record()})
         return result
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    plan, results = os.environ.get(ENV_PLAN, ""), os.environ.get(ENV_RESULTS, "")
-    if not plan or not results:
+    plan = os.environ.get(ENV_PLAN, "")
+    if not plan:
         return  # loaded without a plan (a leaked PYTEST_ADDOPTS): nothing to do
-    worker = hasattr(config, "workerinput")
-    if not worker:
-        marker = results + ".loaded"
-        line = f"session pid={os.getpid()}\n".encode()
-        try:
-            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            with open(marker, "ab") as handle:
-                handle.write(line)
-            raise pytest.UsageError(
-                "gate: error: a second pytest session in one stamp command: the gate stamps "
-                "one pytest session per step (run the gated tests in one pytest command)"
-            ) from None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(line)
-    config.pluginmanager.register(Recorder(read_plan(plan), results, worker), "gate-recorder")
+    if hasattr(config, "workerinput"):  # an xdist worker: governs, and reports to the controller
+        channel = None
+    else:
+        number = os.environ.pop(ENV_CHANNEL, "")
+        if not number:
+            return  # a pytest inside a test, or run without the gate: not the gate's session
+        if not number.isdigit():
+            raise pytest.UsageError(f"gate: error: {ENV_CHANNEL}={number!r}: not a descriptor")
+        channel = Channel(int(number))
+        channel.begin()
+    config.pluginmanager.register(Recorder(read_plan(plan), channel), "gate-recorder")

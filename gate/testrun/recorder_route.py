@@ -1,7 +1,10 @@
 """The recorder route of ``gate stamp --manifest M --pytest -- COMMAND`` (the action's stamp mode
 without ``junit``): the gate's recorder (:mod:`gate.testrun.recorder`) loaded into the user's
-own pytest governs the gated tests by a plan the gate wrote, and reports their testcases back;
-the gate decides them as the plugin does (:func:`gate.testrun.stamping.decide_cases`)."""
+own pytest governs the gated tests by a plan the gate wrote, and reports their testcases back
+over a channel the gate opened (:mod:`gate.testrun.channel`; no file the test process could
+rewrite); the gate decides them as the plugin does (:func:`gate.testrun.stamping.decide_cases`),
+and a stream that is not whole, or disagrees with the command's exit status, is
+``resource_exit`` for every property, never a pass."""
 
 from __future__ import annotations
 
@@ -12,8 +15,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from gate import __version__
+from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.records.files import canonical_json, lexists, read_bytes_capped, write_once
+from gate.records.files import canonical_json, write_once
+from gate.testrun.channel import ResultsChannel, disagreement
 from gate.testrun.running import run_command
 from gate.testrun.stamping import (
     Decided,
@@ -29,7 +34,8 @@ RECORDER_SOURCE = "pytest-recorder"
 RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must run pytest "
                 "with the environment it was given (PYTEST_ADDOPTS carries -p "
                 "gate.testrun.recorder, PYTHONPATH the gate's package, GATE_RECORDER_* the "
-                "files; tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
+                "plan and the descriptor of the gate's channel, which pytest must inherit; "
+                "tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
                 "os.environ), or stamp through JUnit with the junit input")
 
 
@@ -74,12 +80,13 @@ def recorder_plan(prepared: Sequence[Prepared], tests: str = "gated") -> dict[st
     return plan
 
 
-def recorder_env(private: Path, plan: Path, results: Path,
+def recorder_env(private: Path, plan: Path, channel_fd: int,
                  environ: Mapping[str, str]) -> dict[str, str]:
     """The command's environment: ``PYTEST_ADDOPTS`` (the user's value kept, ours appended)
     loads the recorder; ``PYTHONPATH`` starts with a private folder holding only a link to
     the gate's package (never the action's whole checkout: its ``tests`` would shadow the
-    user's)."""
+    user's); ``GATE_RECORDER_PLAN`` names the plan, ``GATE_RECORDER_CHANNEL`` the descriptor
+    the results go back on."""
     import tempfile
 
     from gate.testrun import cases
@@ -94,23 +101,18 @@ def recorder_env(private: Path, plan: Path, results: Path,
     pythonpath = env.get("PYTHONPATH", "")
     env["PYTHONPATH"] = str(path) + (os.pathsep + pythonpath if pythonpath else "")
     env[cases.ENV_PLAN] = str(plan)
-    env[cases.ENV_RESULTS] = str(results)
+    env[cases.ENV_CHANNEL] = str(channel_fd)
     return env
 
 
-def read_results(results: Path, manifest: str | None = None
-                 ) -> tuple[list[Any], Any] | None:
-    """The recorder's testcases and what it collected (``schemas/recorder-results.schema.json``),
-    or None when it wrote none; card conflicts are bad input (exit 2, no stamps), named on the
-    manifest's ``properties`` (their sample cards), where the fix goes."""
-    from gate.records import schemas
-    from gate.records.files import read_json
+def read_results(record: dict[str, Any], manifest: str | None = None
+                 ) -> tuple[list[Any], Any]:
+    """The recorder's testcases and what it collected, from the assembled and validated
+    results (:meth:`gate.testrun.channel.ResultsChannel.results`); card conflicts are bad
+    input (exit 2, no stamps), named on the manifest's ``properties`` (their sample cards),
+    where the fix goes."""
     from gate.testrun.cases import Case, Collected
 
-    if not lexists(results):
-        return None
-    record = read_json(results)
-    schemas.validate("recorder-results", record, str(results))
     refused = record["refused"]
     if refused:
         shown = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more"
@@ -136,25 +138,34 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     stderr = stderr if stderr is not None else sys.stderr.buffer
     plan = recorder_plan(prepared, request.tests)
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
+    channel = ResultsChannel()
     try:
-        plan_path, results = private / "plan.json", private / "results.json"
+        plan_path = private / "plan.json"
         write_once(plan_path, canonical_json(plan) + b"\n")
-        env = recorder_env(private, plan_path, results, os.environ)
-        proc = run_command(request.command, request.timeout, stdout, stderr, env=env)
-        marker = Path(f"{results}.loaded")
-        sessions = (len(read_bytes_capped(marker, 1 << 20).splitlines())
-                    if lexists(marker) else 0)
-        if sessions > 1:
-            raise GateInputError("the test command", "(pytest)",
-                                 f"it ran {sessions} pytest sessions with the recorder; the "
-                                 "gate stamps one session (run the gated tests in one pytest "
-                                 "command, or stamp each in its own step)")
-        killed = proc.timed_out or proc.signal is not None
-        if sessions == 0 and not killed:
-            raise GateInputError("the test command", "(pytest)", RECORDER_FIX)
-        got = read_results(results, request.manifest) if sessions else None
+        env = recorder_env(private, plan_path, channel.child_fd, os.environ)
+        proc = run_command(request.command, request.timeout, stdout, stderr, env=env,
+                           channel=channel)
     finally:
+        channel.close()
         shutil.rmtree(private, ignore_errors=True)
+    channel.after_run()
+    sessions = channel.sessions
+    if sessions > 1:
+        raise GateInputError("the test command", "(pytest)",
+                             f"it ran {sessions} pytest sessions with the recorder; the "
+                             "gate stamps one session (run the gated tests in one pytest "
+                             "command, or stamp each in its own step)")
+    killed = proc.timed_out or proc.signal is not None
+    if sessions == 0 and not killed and channel.problem is None:
+        raise GateInputError("the test command", "(pytest)", RECORDER_FIX)
+    problem = channel.problem
+    results = channel.results() if problem is None else None
+    got = read_results(results, request.manifest) if results is not None else None
+    if results is not None and not killed:
+        problem = disagreement(results, proc.exit_code)
+    if problem is not None:  # the stream cannot be believed: no property passes on it
+        broken = outcome.Outcome(outcome.RESOURCE_EXIT, 5, problem)
+        return Decided(proc, [broken] * len(prepared), RECORDER_SOURCE, ran=True, cases=None)
     cases = got[0] if got else None
     decisions = decide_cases(prepared, cases, proc=proc, timeout_codes=request.timeout_codes,
                              collected=got[1] if got else None, manifest=request.manifest)

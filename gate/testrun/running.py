@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from gate.decide import outcome
 from gate.errors import GateInputError
@@ -47,6 +47,21 @@ def command_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return base
 
 
+class Channel(Protocol):
+    """A stream the command writes back on besides its output (the recorder's,
+    :class:`gate.testrun.channel.ResultsChannel`): the command inherits ``child_fd``; the
+    gate reads the other end in the same loop as the output, while the command runs."""
+
+    @property
+    def child_fd(self) -> int: ...
+
+    def fileno(self) -> int: ...
+
+    def close_child_end(self) -> None: ...
+
+    def on_readable(self) -> bool: ...
+
+
 def run_command(
     argv: Sequence[str],
     timeout: float | None,
@@ -55,22 +70,29 @@ def run_command(
     *,
     grace: float = 5.0,
     env: Mapping[str, str] | None = None,
+    channel: Channel | None = None,
 ) -> outcome.ProcessResult:
     """Run ``argv`` in its own process group, stream its output through, count the bytes.
 
     ``timeout`` is a wall-clock limit: when it passes, the whole process group gets SIGKILL and
     the result has ``timed_out``. After the process exits, output still held open by a
     descendant is drained for at most ``grace`` seconds. If ``gate`` itself is interrupted
-    (SIGINT, SIGTERM, SIGHUP) the group is killed and no stamp is written.
+    (SIGINT, SIGTERM, SIGHUP) the group is killed and no stamp is written. ``channel``: the
+    command inherits its ``child_fd`` (and no other descriptor of the gate's); it is read
+    while the command runs, and drained with the output.
     """
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, env=command_env(env))
+                                start_new_session=True, env=command_env(env),
+                                pass_fds=(channel.child_fd,) if channel is not None else ())
     except FileNotFoundError:
         raise GateInputError(argv[0], "(command)", "no such command") from None
     except OSError as exc:
         raise GateInputError(argv[0], "(command)", f"cannot run: {exc.strerror}") from None
+    finally:
+        if channel is not None:
+            channel.close_child_end()
     assert proc.stdout is not None and proc.stderr is not None
     deadline = start + timeout if timeout is not None else None
     handlers: dict[signal.Signals, Any] = {}
@@ -87,6 +109,9 @@ def run_command(
         selector.register(proc.stdout, selectors.EVENT_READ)
         selector.register(proc.stderr, selectors.EVENT_READ)
         open_pipes = 2
+        if channel is not None:
+            selector.register(channel, selectors.EVENT_READ)
+            open_pipes += 1
         while open_pipes:
             now = time.monotonic()
             if ended_at is None and proc.poll() is not None:
@@ -99,6 +124,11 @@ def run_command(
                 break
             wait = 0.25 if deadline is None else max(0.0, min(0.25, deadline - now))
             for key, _ in selector.select(wait):
+                if key.fileobj is channel:
+                    if not channel.on_readable():
+                        selector.unregister(channel)
+                        open_pipes -= 1
+                    continue
                 fd = key.fd
                 chunk = os.read(fd, _CHUNK)
                 if not chunk:
