@@ -76,9 +76,9 @@ def _card() -> dict[str, Any]:
 def test_refresh_on_ci_writes_the_cards_ci_needs_keeping_the_seed(
         project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["init", "tests"]) == 0  # on a laptop: no CI, the default profile
+    assert main(["init", "tests"]) == 0
     before = _card()
-    assert "suppress_health_check" not in before
+    del before["suppress_health_check"]  # a card written before gate init collected as CI
     before["freeze_expires_at"] = 1_900_000_000
     CARD.write_text(json.dumps(before))
     # the first CI run: the conftest loads its profile there, the card conflicts (exit 2)
@@ -118,3 +118,20 @@ def test_new_seeds_rotates_every_seed_and_says_so(
 
 def test_new_seeds_needs_refresh(project: Path) -> None:
     assert main(["init", "tests", "--new-seeds"]) == 2
+
+
+def test_init_writes_the_cards_ci_needs_and_says_the_profile_depends_on_it(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22 major 1: ``gate init`` on a laptop (no CI) collects as CI will too, writes the
+    card CI needs, and says which tests' settings depend on the environment; the card then
+    governs the test on CI and off it."""
+    assert main(["init", "tests"]) == 0
+    said = capsys.readouterr().out
+    assert ("note: 1 Hypothesis test run with other settings where CI is set (CI, "
+            "GITHUB_ACTIONS): a settings profile depends on the environment") in said
+    assert "tests/test_total.py::test_total" in said
+    assert _card()["suppress_health_check"] == ["filter_too_much", "too_slow"]
+    for ci in (True, False):
+        done = _plugin(project, f"s-{ci}", ci=ci)
+        assert done.returncode == 0 and "gate: 1 stamp written" in done.stdout, (
+            ci, done.stdout + done.stderr)

@@ -58,7 +58,6 @@ def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path]
 def cmd_init(args: argparse.Namespace) -> int:
     from gate.records import adopt, manifest
     from gate.records.files import parse_yaml, read_bytes_capped, write_once, write_replace
-    from gate.testrun import collecting
 
     root = Path(args.root)
     if not root.is_dir():
@@ -88,7 +87,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             if os.path.lexists(path):
                 raise _exists(path, "use --add to add new properties to an existing manifest")
 
-    collected = collecting.collect(args.tests, args.python)
+    collected, by_environment = _collect_both_ways(args.tests, args.python)
     found = [item for item in collected.items if item.hypothesis]
     if not found:
         where = " ".join(args.tests) or "(pytest's default test paths)"
@@ -106,6 +105,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     if stateful:
         say(f"note: {_count(len(stateful), 'stateful test')} (RuleBasedStateMachine.TestCase): "
               "cases from TestCase.settings; the location names the file only")
+    moved = [item for item in new if item.nodeid in by_environment]
+    if moved:
+        say(f"note: {_count(len(moved), 'Hypothesis test')} run with other settings where CI "
+            "is set (CI, GITHUB_ACTIONS): a settings profile depends on the environment (a "
+            "conftest that loads one only on CI?); their cards hold the settings CI runs "
+            f"them with, which govern them here too: {moved[0].nodeid}"
+            + (" …" if len(moved) > 1 else ""))
     gone = sorted(known - {item.nodeid for item in found})
     if gone:
         say(f"note: {_count(len(gone), 'property')} of {manifest_path} not collected any more "
@@ -237,18 +243,18 @@ def refreshed_card(old: dict[str, Any], max_examples: int | None,
 
 def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     """``gate init --refresh [--new-seeds]``: rewrite the manifest's cards from the settings in
-    force for their tests (collected as here), naming every card it changed."""
+    force for their tests (collected here and as on CI, as new cards are), naming every card
+    it changed."""
     import json
 
     from gate.records import load, manifest
     from gate.records.files import write_replace
-    from gate.testrun import collecting
 
     if not manifest_path.is_file():
         raise GateInputError(str(manifest_path), "--refresh", "no manifest whose cards to "
                              "refresh; run gate init first")
     props = manifest.load(manifest_path, root)
-    collected = collecting.collect(args.tests, args.python)
+    collected, _ = _collect_both_ways(args.tests, args.python)  # as gate init writes cards
     by_id = {item.nodeid: item for item in collected.items if item.hypothesis}
     changed = 0
     for prop in props:
@@ -273,3 +279,36 @@ def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     else:
         say(f"nothing to refresh: every card of {manifest_path} matches the settings in force")
     return OPEN
+
+
+#: The variables that make a run look like CI (Hypothesis loads its ``ci`` profile, and many
+#: conftests load their own, where they are set).
+CI_VARIABLES = ("CI", "GITHUB_ACTIONS")
+
+
+def _collect_both_ways(tests: Any, python: str) -> tuple[Any, set[str]]:
+    """The tests collected here, with each Hypothesis test's settings as they will be on CI
+    (``CI`` and ``GITHUB_ACTIONS`` set), collected a second time with them set (or unset, when
+    this run is on CI). Where the two differ the card must hold CI's: a card made from CI's
+    settings governs the test off CI too (there they are the ``default`` profile's), not the
+    other way round. Returns the collection and the node ids whose settings depend on it."""
+    import dataclasses
+
+    from gate.testrun import collecting
+
+    here = collecting.collect(tests, python)
+    on_ci = any(os.environ.get(name) for name in CI_VARIABLES)
+    other = collecting.collect(tests, python, environment={
+        name: (None if on_ci else "true") for name in CI_VARIABLES})
+    ci = {item.nodeid: item for item in (here if on_ci else other).items}
+    items, moved = [], set()
+    for item in here.items:
+        twin = ci.get(item.nodeid)
+        if (item.hypothesis and twin is not None and twin.hypothesis
+                and (twin.max_examples, twin.card_settings) != (item.max_examples,
+                                                                item.card_settings)):
+            item = dataclasses.replace(item, max_examples=twin.max_examples,
+                                       card_settings=dict(twin.card_settings))
+            moved.add(item.nodeid)
+        items.append(item)
+    return dataclasses.replace(here, items=tuple(items)), moved

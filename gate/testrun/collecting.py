@@ -79,13 +79,21 @@ def _parse(document: Any, source: str) -> Collected:
         raise GateInputError(source, "(collector)", f"unexpected collector output: {exc}") from None
 
 
-def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0) -> Collected:
-    """The items ``python -m pytest --collect-only TESTS`` collects in the current folder."""
+def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0,
+            environment: dict[str, str | None] | None = None) -> Collected:
+    """The items ``python -m pytest --collect-only TESTS`` collects in the current folder;
+    ``environment`` sets (a string) or unsets (None) variables for the child (``gate init``
+    collects as CI will too)."""
     here = Path(__file__).with_name("init_collector.py")
     with tempfile.TemporaryDirectory(prefix="gate-init-") as tmp:
         write_once(Path(tmp) / f"{COLLECTOR}.py", read_bytes_capped(here))
         out = Path(tmp) / "collected.json"
         env = dict(os.environ)
+        for name, value in (environment or {}).items():
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
         env["PYTHONPATH"] = os.pathsep.join(
             [tmp, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
         env["PYTHONDONTWRITEBYTECODE"] = "1"
