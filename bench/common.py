@@ -103,13 +103,15 @@ class Results:
     def ratio(self, name: str, ours: float, baseline: float, target: float | None,
               unit: str = "s", note: str = "") -> None:
         value = ours / baseline if baseline else float("inf")
+        load = os.getloadavg()[0]  # the 1-minute load average when the figure was taken
         verdict = "info" if target is None else ("met" if value <= target else "MISSED")
         shown_target = "-" if target is None else f"<={target:g}"
         print(f"RATIO {name:<34} ours={ours:10.4f}{unit} baseline={baseline:10.4f}{unit} "
-              f"ratio={value:6.3f} target={shown_target:<7} {verdict}"
+              f"ratio={value:6.3f} target={shown_target:<7} {verdict} load={load:.2f}"
               + (f"  ({note})" if note else ""), flush=True)
         self.lines.append({"name": name, "ours": ours, "baseline": baseline, "ratio": value,
-                           "target": target, "verdict": verdict, "unit": unit, "note": note})
+                           "target": target, "verdict": verdict, "unit": unit, "note": note,
+                           "load": load})
 
 
 def say(text: str) -> None:

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import action, classify, hashing, ledger, setup, startup
+from bench import action, classify, hashing, ledger, setup, stamp, startup
 from bench.common import ROOT, Results, machine, say
 
 BENCHMARKS = {
@@ -30,6 +30,7 @@ BENCHMARKS = {
     "startup": startup.bench,
     "action": action.bench,
     "setup": setup.bench,
+    "stamp": stamp.bench,
 }
 
 

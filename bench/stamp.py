@@ -1,0 +1,122 @@
+"""The stamp leg on the recorder route against plain pytest of the same gated node ids.
+
+    gate stamp --manifest M --server-class local-pinned --out DIR --pytest -- \\
+        python -m pytest -p no:cacheprovider -q IDS...
+    python -m pytest -p no:cacheprovider -p bench_nodb -q IDS...
+
+on (a) hpack 4.1.0's PyPI sdist (downloaded once with ``pip download --no-deps --no-binary
+:all:`` into ``$GATE_BENCH_CACHE/hpack``, default ``~/.cache/gate-bench``; ``gate init`` on it,
+as a newcomer would) and (b) the repository's own Hypothesis suite (tests/hypo_suite, the
+modules whose properties a card can govern). No example database on either side: the card
+puts ``database=None`` (gate/testrun/hypothesis_card.py), and the baseline loads a profile with
+``database=None`` and ``print_blob=True`` from a one-line plugin (``-p bench_nodb``); both run
+the cards' ``cases`` (``gate init`` writes the settings in force) with ``-p no:cacheprovider``.
+The baseline's seed is ``--hypothesis-seed=0`` (the cards hold one seed each: the same number
+of examples, other values). With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
+(no download, no hpack).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from bench.common import ROOT, Results, Run, gate_command, interleaved, run, say
+
+CACHE = Path(os.environ.get("GATE_BENCH_CACHE", Path.home() / ".cache" / "gate-bench"))
+HPACK = "hpack==4.1.0"
+NODB = """from hypothesis import settings
+settings.register_profile("bench-nodb", database=None, print_blob=True, derandomize=False)
+settings.load_profile("bench-nodb")
+"""
+
+
+def _sdist(quick: bool) -> Path | None:
+    if quick:
+        return None
+    folder = CACHE / "hpack"
+    found = sorted(folder.glob("hpack-4.1.0.tar.gz")) if folder.is_dir() else []
+    if found:
+        return found[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                    "--no-binary", ":all:", HPACK, "-d", str(folder)], check=True, timeout=300)
+    return sorted(folder.glob("hpack-4.1.0.tar.gz"))[0]
+
+
+def _hpack_tree(work: Path, sdist: Path) -> Path:
+    with tarfile.open(sdist) as archive:
+        archive.extractall(work, filter="data")
+    tree = work / "hpack-4.1.0"
+    # tests/conftest.py lists tests/test_fixtures (a git checkout's; not in the sdist) at import
+    (tree / "tests" / "test_fixtures" / "raw-data").mkdir(parents=True, exist_ok=True)
+    return tree
+
+
+def _hypo_tree(work: Path) -> Path:
+    tree = work / "hypo_suite"
+    shutil.copytree(ROOT / "tests" / "hypo_suite", tree,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return tree
+
+
+def _gated(tree: Path, env: dict[str, str], targets: list[str]) -> list[str]:
+    subprocess.run([*gate_command(), "init", *targets], cwd=tree, env=env, check=True,
+                   stdout=subprocess.DEVNULL, timeout=600)
+    text = (tree / ".github" / "gate.yml").read_text()
+    return re.findall(r'^  - test_id: "([^"]+)"', text, re.MULTILINE)
+
+
+def _measure(results: Results, name: str, tree: Path, env: dict[str, str], ids: list[str],
+             reps: int, target: float) -> None:
+    (tree / "bench_nodb.py").write_text(NODB)
+    env = {**env, "PYTHONPATH": os.pathsep.join(
+        p for p in (env.get("PYTHONPATH", ""), str(tree)) if p)}
+    out = tree.parent / f"{name}-stamps"
+    pytest_args = ["-m", "pytest", "-p", "no:cacheprovider", "-q"]
+    count = [0]
+
+    def ours() -> Run:
+        count[0] += 1
+        folder = out / str(count[0])
+        return run([*gate_command(), "stamp", "--manifest", ".github/gate.yml",
+                    "--server-class", "local-pinned", "--out", str(folder), "--pytest", "--",
+                    sys.executable, *pytest_args, *ids], cwd=tree, env=env, ok=(0, 1))
+
+    def base() -> Run:
+        return run([sys.executable, *pytest_args, "-p", "bench_nodb", "--hypothesis-seed=0",
+                    *ids], cwd=tree, env=env, ok=(0, 1))
+
+    a, b = interleaved(ours, base, reps)
+    stamps = sum(1 for _ in (out / str(count[0])).glob("*.json"))
+    ours_s = statistics.median(r.seconds for r in a)
+    base_s = statistics.median(r.seconds for r in b)
+    ratios = sorted(x.seconds / y.seconds for x, y in zip(a, b, strict=True))
+    results.ratio(f"stamp {name} vs pytest", ours_s, base_s, target,
+                  note=f"medians of {reps}, {len(ids)} gated tests, {stamps} stamps a run, "
+                       f"pair ratios {ratios[0]:.2f}-{ratios[-1]:.2f}")
+
+
+def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GATE_", "PYTEST_"))}
+    env.pop("CI", None)
+    sdist = _sdist(quick)
+    if sdist is None:
+        say("# stamp: hpack skipped (--quick)")
+    else:
+        tree = _hpack_tree(work, sdist)
+        hpack_env = {**env, "PYTHONPATH": str(tree / "src")}
+        ids = _gated(tree, hpack_env, [])
+        say(f"# stamp: hpack 4.1.0 from {sdist}, gate init: {len(ids)} properties")
+        _measure(results, "hpack", tree, hpack_env, ids, reps, 1.05)
+    tree = _hypo_tree(work)
+    targets = ["hypo_props.py"] if quick else ["hypo_props.py", "hypo_stateful.py"]
+    ids = _gated(tree, env, targets)
+    say(f"# stamp: tests/hypo_suite ({', '.join(targets)}), gate init: {len(ids)} properties")
+    _measure(results, "hypo_suite", tree, env, ids, reps, 1.05)
