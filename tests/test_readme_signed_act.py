@@ -10,7 +10,6 @@ key of a key pair made here, whose private key is the secret the local-pinned jo
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +23,11 @@ from tests.test_action_act import HEAD_SHA, ROOT, SETUP_PYTHON, _project_copy
 
 wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
 WORKFLOW = ROOT / "examples" / "workflows" / "python-signed.yml"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 PRIVATE, PUBLIC = signing.generate()
 
 
 def _readme_block() -> str:
-    section = README.split("### Signed stamps\n", 1)[1].split("\n## ", 1)[0]
-    match = re.search(r"```yaml\n(name: properties\n.*?)```\n", section, re.DOTALL)
-    assert match, "the section has no workflow block"
-    return match.group(1)
+    return pasted.readme_block("### Signed stamps", "name: properties\n")
 
 
 def test_the_readme_signed_workflow_is_the_repository_file() -> None:
@@ -55,7 +50,7 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
         "allowlist: []\nsigning:\n  mode: ed25519\n  require: local-pinned\n  keys:\n"
         f"    local-pinned:\n      - {{id: pinned-1, public_key: '{PUBLIC}'}}\n",
         encoding="utf-8")
-    ref = re.findall(r"uses: (your-org/agent-patch-gate@[0-9a-f]{40})", text)[0]
+    ref = pasted.action_ref(text)
     return run_act(
         project, project / ".github" / "workflows" / "properties.yml",
         event="pull_request",

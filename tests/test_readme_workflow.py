@@ -30,11 +30,27 @@ WORKFLOW = ROOT / "examples" / "workflows" / "python.yml"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def _readme_block() -> str:
-    section = README.split("## Use it in a workflow\n", 1)[1].split("\n## ", 1)[0]
-    match = re.search(r"```yaml\n(.*?)```\n", section, re.DOTALL)
-    assert match, "the section has no yaml block"
+def readme_block(heading: str, start: str = "") -> str:
+    """The README section under ``heading``'s first yaml block starting with ``start``."""
+    section = README.split(f"{heading}\n", 1)[1].split("\n## ", 1)[0]
+    match = re.search(rf"```yaml\n({re.escape(start)}.*?)```\n", section, re.DOTALL)
+    assert match, f"{heading}: no yaml block"
     return match.group(1)
+
+
+#: This action's own ``uses:`` ref in a pasted workflow: the placeholder, or a release's commit
+#: (scripts/release.py pins it).
+ACTION_REF = re.compile(r"uses: ((?:your-org/agent-patch-gate|agent-patch-gate/gate)@[0-9a-f]{40})")
+
+
+def action_ref(text: str) -> str:
+    refs = set(ACTION_REF.findall(text))
+    assert len(refs) == 1, refs
+    return refs.pop()
+
+
+def _readme_block() -> str:
+    return readme_block("## Use it in a workflow")
 
 
 def test_the_readme_workflow_is_the_repository_file() -> None:
@@ -42,9 +58,7 @@ def test_the_readme_workflow_is_the_repository_file() -> None:
 
 
 def _action_ref() -> str:
-    refs = set(re.findall(r"uses: (your-org/agent-patch-gate@[0-9a-f]{40})", _readme_block()))
-    assert len(refs) == 1, refs
-    return refs.pop()
+    return action_ref(_readme_block())
 
 
 def _python_project(dest: Path) -> None:
