@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import action, classify, hashing, ledger, setup, stamp, startup
+from bench import action, classify, hashing, ledger, phases, setup, stamp, startup
 from bench.common import ROOT, Results, machine, say
 
 BENCHMARKS = {
@@ -31,6 +31,7 @@ BENCHMARKS = {
     "action": action.bench,
     "setup": setup.bench,
     "stamp": stamp.bench,
+    "phases": phases.bench,
 }
 
 

@@ -24,4 +24,7 @@ def test_quick_bench_prints_a_ratio_for_every_benchmark(tmp_path: Path) -> None:
         assert kind in kinds, (kind, done.stdout[-3000:])
     assert len(re.findall(r"^RATIO hash \S+ vs openssl", done.stdout, re.MULTILINE)) == 3
     assert "# machine: nproc=" in done.stdout
+    for phase in ("listing", "reading", "parsing", "validating", "pairing", "report building",
+                  "report writing", "start-up: gate hash", "per-file system calls"):
+        assert re.search(rf"^PHASE {phase}.* load=", done.stdout, re.MULTILINE), phase
     assert list(tmp_path.iterdir()) == []  # generated data removed
