@@ -11,8 +11,9 @@ modules whose properties a card can govern). No example database on either side:
 puts ``database=None`` (gate/testrun/hypothesis_card.py), and the baseline loads a profile with
 ``database=None`` and ``print_blob=True`` from a one-line plugin (``-p bench_nodb``); both run
 the cards' ``cases`` (``gate init`` writes the settings in force) with ``-p no:cacheprovider``.
-The baseline's seed is ``--hypothesis-seed=0`` (the cards hold one seed each: the same number
-of examples, other values). With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
+The baseline plugin puts each card's seed on its test as ``@seed(n)`` would (a state machine's
+``runTest`` keeps a random seed), so both sides draw the same examples and find the same reds.
+With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
 (no download, no hpack).
 """
 
@@ -31,9 +32,21 @@ from bench.common import ROOT, Results, Run, gate_command, interleaved, run, say
 
 CACHE = Path(os.environ.get("GATE_BENCH_CACHE", Path.home() / ".cache" / "gate-bench"))
 HPACK = "hpack==4.1.0"
-NODB = """from hypothesis import settings
+NODB = """import json, pathlib
+from hypothesis import settings
 settings.register_profile("bench-nodb", database=None, print_blob=True, derandomize=False)
 settings.load_profile("bench-nodb")
+
+def pytest_collection_modifyitems(config, items):  # each card's seed, as @seed(n) puts it
+    seeds = {}
+    for path in pathlib.Path(".github/gate-cards").glob("*.json"):
+        card = json.loads(path.read_text())
+        seeds[card["property"]] = card["seed"]
+    for item in items:
+        obj = getattr(item, "obj", None)
+        test = getattr(obj, "__func__", obj)
+        if item.nodeid in seeds and hasattr(test, "hypothesis"):
+            test._hypothesis_internal_use_seed = seeds[item.nodeid]
 """
 
 
@@ -90,8 +103,8 @@ def _measure(results: Results, name: str, tree: Path, env: dict[str, str], ids: 
                     sys.executable, *pytest_args, *ids], cwd=tree, env=env, ok=(0, 1))
 
     def base() -> Run:
-        return run([sys.executable, *pytest_args, "-p", "bench_nodb", "--hypothesis-seed=0",
-                    *ids], cwd=tree, env=env, ok=(0, 1))
+        return run([sys.executable, *pytest_args, "-p", "bench_nodb", *ids], cwd=tree,
+                   env=env, ok=(0, 1))
 
     a, b = interleaved(ours, base, reps)
     stamps = sum(1 for _ in (out / str(count[0])).glob("*.json"))
