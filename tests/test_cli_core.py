@@ -158,7 +158,7 @@ def test_classify_uses_the_default_policy_file(tmp_path: Path,
                                                            encoding="utf-8")
     frozen = run_cli("classify", a, b, "--now", NOW)
     assert (frozen.code, frozen.lines) == (0, ["action=freeze_inside_server_class",
-                                               *four_lines(SHA_X, "unclassified", True, None)])
+                                               *four_lines(SHA_X, "unclassified", False, None)])
 
 
 def test_triage_exit_codes(tmp_path: Path) -> None:
