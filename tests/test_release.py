@@ -1,0 +1,74 @@
+"""Issue 22: a release to pin. Every ``uses:`` line of this action in the README and the example
+workflows names one commit, with its version tag as the comment; that commit is an ancestor of
+HEAD whose ``gate/__init__.py`` holds that version, CHANGELOG.md has the version's section, and
+the README's install line names the tag (scripts/release.py writes all of this)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml")
+OURS = re.compile(r"uses: (agent-patch-gate/gate)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$", re.M)
+ANY_GATE_USES = re.compile(r"uses: [\w.-]+/(?:agent-patch-gate|gate)@\S+.*$", re.M)
+
+
+def _pins() -> set[tuple[str, str, str]]:
+    found: set[tuple[str, str, str]] = set()
+    for name in PINNED:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        lines = ANY_GATE_USES.findall(text)
+        assert lines, name
+        for line in lines:
+            match = OURS.search(line)
+            assert match, f"{name}: {line!r} does not pin a release (run scripts/release.py)"
+            found.add(match.groups())
+    return found
+
+
+def test_every_uses_line_names_one_release_commit() -> None:
+    (pin,) = _pins()
+    _, _, tag = pin
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## {tag[1:]}\n" in changelog
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f'"agent-patch-gate @ git+https://github.com/agent-patch-gate/gate@{tag}"' in readme
+
+
+def test_the_pinned_commit_is_the_release() -> None:
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an sdist): the commit cannot be looked up")
+    ((_, sha, tag),) = _pins()
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                              check=False)
+
+    if git("cat-file", "-e", f"{sha}^{{commit}}").returncode != 0:
+        pytest.skip("a shallow clone without the release commit")
+    assert git("merge-base", "--is-ancestor", sha, "HEAD").returncode == 0
+    version = git("show", f"{sha}:gate/__init__.py").stdout
+    assert f'__version__ = "{tag[1:]}"' in version
+
+
+def test_the_release_script_pins_uses_and_install_lines() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("release", ROOT / "scripts" / "release.py")
+    assert spec and spec.loader
+    release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(release)
+    text = ('python -m pip install "agent-patch-gate @ git+https://github.com/<owner>/<repo>@v1"\n'
+            "      - uses: your-org/agent-patch-gate@" + "0" * 40 + " # v1: pin it\n"
+            "        uses: agent-patch-gate/gate@" + "1" * 40 + " # v0.1.0\n"
+            "      - uses: actions/checkout@" + "2" * 40 + " # v4.2.2\n"
+            "  --local-repository your-org/agent-patch-gate@" + "0" * 40 + "=$HOME/x \\\n")
+    out = release.pin(text, "a" * 40, "v0.2.0")
+    assert out.count("uses: agent-patch-gate/gate@" + "a" * 40 + " # v0.2.0") == 2
+    assert "actions/checkout@" + "2" * 40 + " # v4.2.2" in out
+    assert "--local-repository agent-patch-gate/gate@" + "a" * 40 + "=$HOME/x" in out
+    assert '"agent-patch-gate @ git+https://github.com/agent-patch-gate/gate@v0.2.0"' in out
