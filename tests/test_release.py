@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml")
 OURS = re.compile(r"uses: (agent-patch-gate/gate)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$", re.M)
-ANY_GATE_USES = re.compile(r"uses: [\w.-]+/(?:agent-patch-gate|gate)@\S+.*$", re.M)
+ANY_GATE_USES = re.compile(r"^\s*(?:- )?uses: [\w.-]+/(?:agent-patch-gate|gate)@\S+.*$", re.M)
 
 
 def _pins() -> set[tuple[str, str, str]]:
