@@ -135,3 +135,27 @@ def test_init_writes_the_cards_ci_needs_and_says_the_profile_depends_on_it(
         done = _plugin(project, f"s-{ci}", ci=ci)
         assert done.returncode == 0 and "gate: 1 stamp written" in done.stdout, (
             ci, done.stdout + done.stderr)
+
+
+def test_a_project_profile_named_ci_is_the_projects_not_hypothesiss(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A trial's project registered its own profile under the name ``ci`` (no deadline,
+    too_slow and filter_too_much suppressed) and loaded it only on CI: its values were read as
+    inherited from Hypothesis's own ``ci`` profile, so the cards and the stamps on CI ran with
+    the default profile's 200 ms deadline and no health check suppressed. Hypothesis's profile
+    is the object Hypothesis registered, never whatever is named ``ci`` later."""
+    (project / "tests" / "conftest.py").write_text(CONFTEST.replace(
+        'register_profile("ci-project", ', 'register_profile("ci", deadline=None, ').replace(
+        'load_profile("ci-project")', 'load_profile("ci")'))
+    assert main(["init", "tests"]) == 0
+    assert "a settings profile depends on the environment" in capsys.readouterr().out
+    card = _card()
+    assert card["suppress_health_check"] == ["filter_too_much", "too_slow"]
+    assert card["deadline_ms"] is None
+    done = _plugin(project, "s-ci", ci=True)
+    assert done.returncode == 0 and "gate: 1 stamp written" in done.stdout, (
+        done.stdout + done.stderr)
+    (stamp,) = (json.loads(p.read_text()) for p in (project / "s-ci").glob("*.json"))
+    assert stamp["hypothesis"]["deadline_ms"] is None
+    assert sorted(stamp["hypothesis"]["suppress_health_check"]) == ["filter_too_much",
+                                                                    "too_slow"]

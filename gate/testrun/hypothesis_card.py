@@ -106,16 +106,31 @@ def _ci_profile_values(current: Any) -> dict[str, Any]:
     return {f: _value(default, f) for f in CI_PROFILE_SETS if _value(ci, f) != _value(default, f)}
 
 
-def _ci_profile() -> Any:
-    """Hypothesis's ``ci`` profile, or None where there is none (Hypothesis before 6.117
-    registers no ``ci`` profile of its own)."""
+#: Hypothesis's own ``ci`` profile, the object Hypothesis registered (:func:`remember_ci_profile`).
+_HYPOTHESIS_CI: list[Any] = []
+
+
+def remember_ci_profile() -> None:
+    """Keep Hypothesis's own ``ci`` profile object. Called when the plugin or the recorder is
+    loaded (``-p``, an entry point), before any conftest runs: a project may register a profile
+    of its own under the name ``ci`` later, and that one is the project's settings, never
+    Hypothesis's (issue 22: its values were read as inherited and mapped to the default's)."""
+    if _HYPOTHESIS_CI:
+        return
     from hypothesis import settings
     from hypothesis.errors import InvalidArgument
 
     try:
-        return settings.get_profile("ci")
-    except InvalidArgument:
-        return None
+        _HYPOTHESIS_CI.append(settings.get_profile("ci"))
+    except InvalidArgument:  # Hypothesis before 6.117 registers no ci profile of its own
+        _HYPOTHESIS_CI.append(None)
+
+
+def _ci_profile() -> Any:
+    """Hypothesis's ``ci`` profile, or None where there is none (Hypothesis before 6.117
+    registers no ``ci`` profile of its own): the object kept when the plugin loaded."""
+    remember_ci_profile()  # loaded outside pytest's plugin start: nothing can have replaced it
+    return _HYPOTHESIS_CI[0]
 
 
 def _seen(current: Any, base: Any, name: str) -> Any:

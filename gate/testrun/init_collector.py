@@ -47,6 +47,21 @@ def _off_ci_profile() -> None:
         settings.load_profile("default")
 
 
+def _own_ci_profile() -> Any:
+    """Hypothesis's own ``ci`` profile object, taken at import (before any conftest can register
+    a profile of its own under that name), or None."""
+    try:
+        from hypothesis import settings
+        from hypothesis.errors import InvalidArgument
+    except ImportError:
+        return None
+    try:
+        return settings.get_profile("ci")
+    except InvalidArgument:  # Hypothesis before 6.117 registers no ci profile of its own
+        return None
+
+
+_HYPOTHESIS_CI = _own_ci_profile()  # at import, as below
 _off_ci_profile()  # at import: ``-p`` loads this plugin before any conftest or test module
 
 
@@ -74,12 +89,7 @@ def _card_settings(current: Any, stateful: bool) -> dict[str, Any]:
         return {}
     if current is None:
         return {}
-    from hypothesis.errors import InvalidArgument
-
-    try:
-        ci: Any = settings.get_profile("ci")
-    except InvalidArgument:  # Hypothesis before 6.117 registers no ci profile of its own
-        ci = None
+    ci: Any = _HYPOTHESIS_CI  # Hypothesis's own, never a project's profile named "ci"
     default = settings.get_profile("default")
     from_ci = _made_from_ci(current, ci)
     if stateful:

@@ -105,6 +105,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="timeout exit codes (default: .github/gate-policy.yml if present)")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Before any conftest runs: keep Hypothesis's own ``ci`` profile, so a project's profile
+    registered under that name later is read as the project's (only when stamping: other
+    pytest runs in this environment never import Hypothesis for the gate)."""
+    if getattr(early_config.known_args_namespace, "gate_stamps", None):
+        from gate.testrun import hypothesis_card
+
+        hypothesis_card.remember_ci_profile()
+
+
 def _refuse(message: str) -> NoReturn:
     """Bad input or usage: the gate's exit status 2 (README, ``gate stamp --pytest``), not
     pytest's usage error (4); the message stays one line naming the file and field."""

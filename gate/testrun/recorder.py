@@ -421,6 +421,16 @@ class Recorder(Governor, Folder):
         return result
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Before any conftest runs: keep Hypothesis's own ``ci`` profile (a project may register
+    a profile of its own under that name: that one is the project's settings)."""
+    if os.environ.get(ENV_PLAN, ""):
+        from gate.testrun import hypothesis_card
+
+        hypothesis_card.remember_ci_profile()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     plan = os.environ.get(ENV_PLAN, "")
     if not plan:
