@@ -71,14 +71,20 @@ def _first(events: list[tuple[str, str]], match: Any) -> int:
     return next(i for i, event in enumerate(events) if match(event))
 
 
-@pytest.mark.parametrize("which", ["summary", "check-run"])
-def test_red_first_links_to_blob_lines_no_visible_escapes(which: str) -> None:
-    report = g.one_of_each()
+def _markdown(report: dict[str, Any], which: str) -> str:
+    """What GitHub renders for ``report``: the job summary, or the check run's summary and text."""
+    if which == "summary":
+        return summary.render(report, view=g.VIEW)
     settings = checks.Settings(token="t", api_url="https://api.github.com",
                                repository="octo/props", head_sha=g.HEAD, view=g.VIEW)
     plan = checks.plan(report, settings)
-    md = (summary.render(report, view=g.VIEW) if which == "summary"
-          else plan.summary + "\n\n" + plan.text)
+    return plan.summary + "\n\n" + plan.text
+
+
+@pytest.mark.parametrize("which", ["summary", "check-run"])
+def test_red_first_links_to_blob_lines_no_visible_escapes(which: str) -> None:
+    report = g.one_of_each()
+    md = _markdown(report, which)
     parsed = page(md)
     # the first red block (a heading with ❌) comes before any green row (an accepted list item)
     first_red = _first(parsed.events, lambda e: e[0] == "h4" and "❌" in e[1])
@@ -121,11 +127,7 @@ def test_error_summary_renders() -> None:
 @pytest.mark.parametrize("which", ["summary", "check-run"])
 def test_the_judge_files_read_as_text_above_the_greens(which: str) -> None:
     report = g.judge_files()
-    settings = checks.Settings(token="t", api_url="https://api.github.com",
-                               repository="octo/props", head_sha=g.HEAD, view=g.VIEW)
-    plan = checks.plan(report, settings)
-    md = (summary.render(report, view=g.VIEW) if which == "summary"
-          else plan.summary + "\n\n" + plan.text)
+    md = _markdown(report, which)
     parsed = page(md)
     html = render(md)
     assert "<img" not in html  # a hostile file name is text in its code span
