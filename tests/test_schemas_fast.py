@@ -182,4 +182,4 @@ def test_a_stale_pregenerated_validator_is_not_used(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(_fast_ledger_entry, "SCHEMA_SHA256", "0" * 64)
     assert schemas._pregenerated("ledger-entry") is None  # generated afresh instead
-    assert schemas._pregenerated("stamp") is None  # none shipped
+    assert schemas._pregenerated("receipt") is None  # none shipped

@@ -1,0 +1,185 @@
+"""Generated from schemas/manifest.schema.json by gate.records.schemas; do not edit."""
+# ruff: noqa
+# mypy: ignore-errors
+# fmt: off
+
+SCHEMA_FILES = ('manifest',)
+SCHEMA_SHA256 = "3d02687e478e84b88f2e4f920d1f79958acd94dc9d8e6dfe5034830a79f0a32e"
+
+class Decimal:  # never an instance: no JSON value is a decimal.Decimal
+    pass
+
+import re
+class JsonSchemaValueException(ValueError):
+    def __init__(self, message, value=None, name=None, definition=None, rule=None):
+        super().__init__(message)
+
+
+JsonSchemaValuesException = JsonSchemaValueException
+
+
+REGEX_PATTERNS = {
+    '^[^/\\\\]': re.compile('^[^/\\\\]')
+}
+
+NoneType = type(None)
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json', 'title': 'Stamp manifest', 'description': "The properties one test run stamps (`gate stamp --manifest`, default .github/gate.yml). Every path is relative to the stamping root (`--root`, default the current directory, normally the repository root); absolute paths and '..' are refused.", 'type': 'object', 'required': ['properties'], 'additionalProperties': False, 'properties': {'version': {'const': 1}, 'properties': {'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, '$defs': {'relpath': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'property': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['properties']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json', 'title': 'Stamp manifest', 'description': "The properties one test run stamps (`gate stamp --manifest`, default .github/gate.yml). Every path is relative to the stamping root (`--root`, default the current directory, normally the repository root); absolute paths and '..' are refused.", 'type': 'object', 'required': ['properties'], 'additionalProperties': False, 'properties': {'version': {'const': 1}, 'properties': {'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, '$defs': {'relpath': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'property': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, rule='required')
+        data_keys = set(data.keys())
+        if "version" in data_keys:
+            data_keys.remove("version")
+            data__version = data["version"]
+            if not (isinstance(data__version, (int, float)) and not isinstance(data__version, bool) and data__version == 1):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".version must be same as const definition: 1", value=data__version, name="" + (name_prefix or "data") + ".version", definition={'const': 1}, rule='const')
+        if "properties" in data_keys:
+            data_keys.remove("properties")
+            data__properties = data["properties"]
+            if not (isinstance(data__properties, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".properties must be array", value=data__properties, name="" + (name_prefix or "data") + ".properties", definition={'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}, rule='type')
+            data__properties_is_list = isinstance(data__properties, (list, tuple))
+            if data__properties_is_list:
+                data__properties_len = len(data__properties)
+                if data__properties_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".properties must contain at least 1 items", value=data__properties, name="" + (name_prefix or "data") + ".properties", definition={'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}, rule='minItems')
+                if data__properties_len > 100000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".properties must contain less than or equal to 100000 items", value=data__properties, name="" + (name_prefix or "data") + ".properties", definition={'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}, rule='maxItems')
+                for data__properties_x, data__properties_item in enumerate(data__properties):
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_property(data__properties_item, custom_formats, (name_prefix or "data") + ".properties[{data__properties_x}]".format(**locals()))
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json', 'title': 'Stamp manifest', 'description': "The properties one test run stamps (`gate stamp --manifest`, default .github/gate.yml). Every path is relative to the stamping root (`--root`, default the current directory, normally the repository root); absolute paths and '..' are refused.", 'type': 'object', 'required': ['properties'], 'additionalProperties': False, 'properties': {'version': {'const': 1}, 'properties': {'type': 'array', 'minItems': 1, 'maxItems': 100000, 'items': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'the sample card (JSON)'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath'}}, 'sample': {'$ref': 'https://agent-patch-gate.invalid/schemas/manifest.schema.json#/$defs/relpath', 'description': 'sampler output file pinned into fixture_sha256/fixture_path'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, '$defs': {'relpath': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'property': {'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}}}, rule='additionalProperties')
+    return data
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_property(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['test_id', 'card', 'fixtures', 'junit']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}, rule='required')
+        data_keys = set(data.keys())
+        if "test_id" in data_keys:
+            data_keys.remove("test_id")
+            data__testid = data["test_id"]
+            if not (isinstance(data__testid, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".test_id must be string", value=data__testid, name="" + (name_prefix or "data") + ".test_id", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+            if isinstance(data__testid, str):
+                data__testid_len = len(data__testid)
+                if data__testid_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".test_id must be longer than or equal to 1 characters", value=data__testid, name="" + (name_prefix or "data") + ".test_id", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                if data__testid_len > 512:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".test_id must be shorter than or equal to 512 characters", value=data__testid, name="" + (name_prefix or "data") + ".test_id", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+        if "card" in data_keys:
+            data_keys.remove("card")
+            data__card = data["card"]
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__card, custom_formats, (name_prefix or "data") + ".card")
+        if "fixtures" in data_keys:
+            data_keys.remove("fixtures")
+            data__fixtures = data["fixtures"]
+            if not (isinstance(data__fixtures, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixtures must be array", value=data__fixtures, name="" + (name_prefix or "data") + ".fixtures", definition={'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, rule='type')
+            data__fixtures_is_list = isinstance(data__fixtures, (list, tuple))
+            if data__fixtures_is_list:
+                data__fixtures_len = len(data__fixtures)
+                if data__fixtures_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixtures must contain at least 1 items", value=data__fixtures, name="" + (name_prefix or "data") + ".fixtures", definition={'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, rule='minItems')
+                if data__fixtures_len > 10000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixtures must contain less than or equal to 10000 items", value=data__fixtures, name="" + (name_prefix or "data") + ".fixtures", definition={'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, rule='maxItems')
+                for data__fixtures_x, data__fixtures_item in enumerate(data__fixtures):
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__fixtures_item, custom_formats, (name_prefix or "data") + ".fixtures[{data__fixtures_x}]".format(**locals()))
+        if "sample" in data_keys:
+            data_keys.remove("sample")
+            data__sample = data["sample"]
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__sample, custom_formats, (name_prefix or "data") + ".sample")
+        if "junit" in data_keys:
+            data_keys.remove("junit")
+            data__junit = data["junit"]
+            if not (isinstance(data__junit, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit must be object", value=data__junit, name="" + (name_prefix or "data") + ".junit", definition={'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, rule='type')
+            data__junit_is_dict = isinstance(data__junit, dict)
+            if data__junit_is_dict:
+                data__junit__missing_keys = set(['name']) - data__junit.keys()
+                if data__junit__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit must contain " + (str(sorted(data__junit__missing_keys)) + " properties"), value=data__junit, name="" + (name_prefix or "data") + ".junit", definition={'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, rule='required')
+                data__junit_keys = set(data__junit.keys())
+                if "classname" in data__junit_keys:
+                    data__junit_keys.remove("classname")
+                    data__junit__classname = data__junit["classname"]
+                    if not (isinstance(data__junit__classname, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.classname must be string", value=data__junit__classname, name="" + (name_prefix or "data") + ".junit.classname", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='type')
+                    if isinstance(data__junit__classname, str):
+                        data__junit__classname_len = len(data__junit__classname)
+                        if data__junit__classname_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.classname must be longer than or equal to 1 characters", value=data__junit__classname, name="" + (name_prefix or "data") + ".junit.classname", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='minLength')
+                        if data__junit__classname_len > 4096:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.classname must be shorter than or equal to 4096 characters", value=data__junit__classname, name="" + (name_prefix or "data") + ".junit.classname", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='maxLength')
+                if "name" in data__junit_keys:
+                    data__junit_keys.remove("name")
+                    data__junit__name = data__junit["name"]
+                    if not (isinstance(data__junit__name, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.name must be string", value=data__junit__name, name="" + (name_prefix or "data") + ".junit.name", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='type')
+                    if isinstance(data__junit__name, str):
+                        data__junit__name_len = len(data__junit__name)
+                        if data__junit__name_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.name must be longer than or equal to 1 characters", value=data__junit__name, name="" + (name_prefix or "data") + ".junit.name", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='minLength')
+                        if data__junit__name_len > 4096:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit.name must be shorter than or equal to 4096 characters", value=data__junit__name, name="" + (name_prefix or "data") + ".junit.name", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='maxLength')
+                if data__junit_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".junit must not contain "+str(data__junit_keys)+" properties", value=data__junit, name="" + (name_prefix or "data") + ".junit", definition={'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, rule='additionalProperties')
+        if "location" in data_keys:
+            data_keys.remove("location")
+            data__location = data["location"]
+            if not (isinstance(data__location, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".location must be object", value=data__location, name="" + (name_prefix or "data") + ".location", definition={'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}, rule='type')
+            data__location_is_dict = isinstance(data__location, dict)
+            if data__location_is_dict:
+                data__location__missing_keys = set(['path']) - data__location.keys()
+                if data__location__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".location must contain " + (str(sorted(data__location__missing_keys)) + " properties"), value=data__location, name="" + (name_prefix or "data") + ".location", definition={'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}, rule='required')
+                data__location_keys = set(data__location.keys())
+                if "path" in data__location_keys:
+                    data__location_keys.remove("path")
+                    data__location__path = data__location["path"]
+                    if not (isinstance(data__location__path, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.path must be string", value=data__location__path, name="" + (name_prefix or "data") + ".location.path", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='type')
+                    if isinstance(data__location__path, str):
+                        data__location__path_len = len(data__location__path)
+                        if data__location__path_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.path must be longer than or equal to 1 characters", value=data__location__path, name="" + (name_prefix or "data") + ".location.path", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='minLength')
+                        if data__location__path_len > 4096:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.path must be shorter than or equal to 4096 characters", value=data__location__path, name="" + (name_prefix or "data") + ".location.path", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='maxLength')
+                if "line" in data__location_keys:
+                    data__location_keys.remove("line")
+                    data__location__line = data__location["line"]
+                    if not ((isinstance(data__location__line, int) and not isinstance(data__location__line, bool))):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.line must be integer", value=data__location__line, name="" + (name_prefix or "data") + ".location.line", definition={'type': 'integer', 'minimum': 1}, rule='type')
+                    if isinstance(data__location__line, (int, float, Decimal)) and not isinstance(data__location__line, bool):
+                        if data__location__line < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.line must be bigger than or equal to 1", value=data__location__line, name="" + (name_prefix or "data") + ".location.line", definition={'type': 'integer', 'minimum': 1}, rule='minimum')
+                if data__location_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".location must not contain "+str(data__location_keys)+" properties", value=data__location, name="" + (name_prefix or "data") + ".location", definition={'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}, rule='additionalProperties')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['test_id', 'card', 'fixtures', 'junit'], 'additionalProperties': False, 'properties': {'test_id': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'card': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'fixtures': {'type': 'array', 'minItems': 1, 'maxItems': 10000, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}}, 'sample': {'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, 'junit': {'type': 'object', 'required': ['name'], 'additionalProperties': False, 'description': "How to find the property's testcase in the JUnit report; without classname, the name alone must match exactly one testcase.", 'properties': {'classname': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}}, 'location': {'type': 'object', 'required': ['path'], 'additionalProperties': False, 'properties': {'path': {'type': 'string', 'minLength': 1, 'maxLength': 4096}, 'line': {'type': 'integer', 'minimum': 1}}}}}, rule='additionalProperties')
+    return data
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, rule='minLength')
+        if data_len > 4096:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 4096 characters", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, rule='maxLength')
+        if not REGEX_PATTERNS['^[^/\\\\]'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[^/\\\\]", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096, 'pattern': '^[^/\\\\]'}, rule='pattern')
+    return data
+
+validate = validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json
