@@ -405,8 +405,10 @@ def test_the_test_command_never_sees_the_oidc_request_or_the_key(tmp_path: Path)
      f"'{KEYS['gate'][1]}'}}], local-pinned: [{{id: b, public_key: '{KEYS['gate'][1]}'}}]}}}}",
      "signing.keys.local-pinned.0.public_key"),
     ("signing: {mode: sigstore}", "signing.sigstore.signer_workflows"),
-    ("signing: {mode: ed25519, sigstore: {signer_workflows: [x]}}", "signing.sigstore"),
-    ("signing: {mode: sigstore, sigstore: {signer_workflows: [x]}, keys: {gate: "
+    ("signing: {mode: ed25519, sigstore: {signer_workflows: ['https://github.com/a/b/.github/"
+     "workflows/c.yml']}}", "signing.sigstore"),
+    ("signing: {mode: sigstore, sigstore: {signer_workflows: ['https://github.com/a/b/.github/"
+     "workflows/c.yml']}, keys: {gate: "
      f"[{{id: a, public_key: '{KEYS['gate'][1]}'}}]}}}}", "signing.keys"),
 ])
 def test_every_policy_mistake_is_exit_2_naming_the_field(tmp_path: Path, text: str,

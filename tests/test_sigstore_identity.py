@@ -356,7 +356,8 @@ def test_an_artifact_with_a_private_instance_bundle_refuses_its_stamps(tmp_path:
         "verificationMaterial": {"certificate": {"rawBytes": "AA=="}, "tlogEntries": []},
         "dsseEnvelope": {"payload": "e30=", "payloadType": sb.IN_TOTO_PAYLOAD_TYPE,
                          "signatures": [{"sig": "AA=="}]}}))
-    policy = SigningPolicy(mode="sigstore", require="local-pinned", signer_workflows=(LOCAL,))
+    policy = SigningPolicy(mode="sigstore", require="local-pinned",
+                           workflows=(("local-pinned", LOCAL),))
     why = signing.refusals(tmp_path, [(f"{folder.name}/a.json", "local-pinned")], policy,
                            "stamps", lambda a, c, j, n: stamp_expect(artifact=a))  # type: ignore[arg-type,return-value]
     reason = why[f"{folder.name}/a.json"]

@@ -45,7 +45,8 @@ class SigningPolicy:
     mode: str = "off"
     require: str = "off"
     keys: tuple[tuple[str, Key], ...] = ()  # (owner: a server class or "gate", key)
-    signer_workflows: tuple[str, ...] = ()
+    #: sigstore mode: (owner: a server class or "gate", build signer URI)
+    workflows: tuple[tuple[str, str], ...] = ()
 
     def required(self, server_class: str) -> bool:
         """Whether a stamp of ``server_class`` must be signed."""
@@ -55,6 +56,10 @@ class SigningPolicy:
 
     def keys_of(self, owner: str) -> tuple[Key, ...]:
         return tuple(key for who, key in self.keys if who == owner)
+
+    def workflows_of(self, owner: str) -> tuple[str, ...]:
+        """The build signer URIs allowed to sign for ``owner`` (a class, or the gate)."""
+        return tuple(uri for who, uri in self.workflows if who == owner)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ granted from it.
 from __future__ import annotations
 
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,8 @@ def visible(text: str) -> bool:
 def from_record(record: Any, source: str) -> Policy:
     if record is None:
         record = {}
+    if isinstance(record, dict):
+        signing_shape(record.get("signing"), source)
     schemas.validate("policy", record, source)
     entries: list[AllowEntry] = []
     added: list[int | None] = []
@@ -120,13 +123,98 @@ def from_record(record: Any, source: str) -> Policy:
                   tuple(issues), signing_policy(record.get("signing"), source))
 
 
+#: A build signer URI as the policy names it (schemas/policy.schema.json, $defs.signer_workflow):
+#: a workflow file of a github.com repository, optionally @ a ref or a commit.
+SIGNER_WORKFLOW = re.compile(
+    r"https://github\.com/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}/\.github/workflows/"
+    r"[A-Za-z0-9_.-]{1,255}\.ya?ml(@(refs/(heads|tags|pull)/[^\s@]{1,900}|[0-9a-f]{40}))?")
+_KEY_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_WORKFLOW_FIX = ("fix: write the workflow file's build signer URI, "
+                 "https://github.com/OWNER/REPO/.github/workflows/FILE.yml, optionally "
+                 "@refs/heads/BRANCH (or @refs/tags/TAG, @refs/pull/N/merge, @COMMIT): the "
+                 "job_workflow_ref of the job that signs, with https://github.com/ before it")
+
+
+def _workflow_problem(value: Any) -> str | None:
+    """Why ``value`` is not a build signer URI the gate can compare (None: it is one)."""
+    if not isinstance(value, str):
+        return f"{str(value)[:80]!r} is not a string; {_WORKFLOW_FIX}"
+    if len(value) <= 1024 and SIGNER_WORKFLOW.fullmatch(value):
+        return None
+    shown = value[:200]
+    if not value.startswith("https://"):
+        if re.match(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+/\.github/workflows/", value):
+            return (f"{shown!r} lacks the host: write https://github.com/{shown} (the "
+                    "certificate's build signer URI is a full URL)")
+        return f"{shown!r} is not an https:// URL; {_WORKFLOW_FIX}"
+    if not value.startswith("https://github.com/"):
+        return (f"{shown!r} is not on github.com: Sigstore mode verifies GitHub.com's "
+                "certificates only (use signing mode ed25519 on GitHub Enterprise Server)")
+    if "/.github/workflows/" not in value:
+        return f"{shown!r} names no workflow file (.github/workflows/FILE.yml); {_WORKFLOW_FIX}"
+    return f"{shown!r} is not a workflow file's build signer URI; {_WORKFLOW_FIX}"
+
+
+def signing_shape(raw: Any, source: str) -> None:
+    """The ``signing:`` section's strings, each with the fix in its error, before the schema
+    (which refuses the same, with less to say): signer workflow URIs, key ids, public keys.
+    Unknown keys and class names are the schema's (with "did you mean")."""
+    if not isinstance(raw, dict):
+        return
+    keys = raw.get("keys")
+    for owner, listed in (keys.items() if isinstance(keys, dict) else ()):
+        for index, item in enumerate(listed if isinstance(listed, list) else ()):
+            if not isinstance(item, dict):
+                continue
+            where = f"signing.keys.{owner}.{index}"
+            key_id = item.get("id")
+            if "id" in item and not (isinstance(key_id, str) and _KEY_ID.fullmatch(key_id)):
+                raise GateInputError(source, f"{where}.id",
+                                     f"{str(key_id)[:80]!r} is not a key id; fix: 1 to 64 "
+                                     "letters, digits and . _ : - (e.g. pinned-2026)")
+            if "public_key" in item and not _public_key(item.get("public_key")):
+                raise GateInputError(source, f"{where}.public_key",
+                                     "not base64 of 32 raw ed25519 bytes; fix: paste the "
+                                     "public_key line gate signing keygen printed")
+    sigstore = raw.get("sigstore")
+    workflows = sigstore.get("signer_workflows") if isinstance(sigstore, dict) else None
+    field = "signing.sigstore.signer_workflows"
+    if isinstance(workflows, list):
+        lists = [(field, workflows)]
+    elif isinstance(workflows, dict):
+        lists = [(f"{field}.{owner}", listed) for owner, listed in workflows.items()
+                 if isinstance(listed, list)]
+    else:
+        lists = []
+    for where, listed in lists:
+        for index, value in enumerate(listed):
+            why = _workflow_problem(value)
+            if why is not None:
+                raise GateInputError(source, f"{where}.{index}", why)
+
+
+def _public_key(text: Any) -> bytes:
+    """The 32 raw bytes of a policy's ed25519 public key, or b"" when it is not one."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return b""
+    try:
+        public = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+    return public if len(public) == 32 and base64.b64encode(public).decode() == text else b""
+
+
+def _bare(uri: str) -> str:
+    return uri.split("@", 1)[0]
+
+
 def signing_policy(raw: Any, source: str) -> SigningPolicy:
     """The ``signing:`` section (schema-valid already), checked for what the schema cannot say:
     a key listed twice (by id or by bytes: one key for two classes would let one class sign for
     the other), a requirement without a mode, a mode without what it needs."""
-    import base64
-    import binascii
-
     from gate.decide.signing import Key
 
     if raw is None:
@@ -140,10 +228,7 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
     for owner, listed in raw.get("keys", {}).items():
         for index, item in enumerate(listed):
             where = f"signing.keys.{owner}.{index}"
-            try:
-                public = base64.b64decode(item["public_key"], validate=True)
-            except (binascii.Error, ValueError):
-                public = b""
+            public = _public_key(item["public_key"])
             if len(public) != 32:
                 raise GateInputError(source, f"{where}.public_key",
                                      "not base64 of 32 raw ed25519 bytes; fix: paste the "
@@ -175,16 +260,50 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
         raise GateInputError(source, "signing.keys",
                              f"only for mode ed25519 (mode is {mode}): remove it or set the "
                              "mode")
-    workflows = tuple(raw.get("sigstore", {}).get("signer_workflows", ()))
-    if mode == "sigstore" and not workflows:
-        raise GateInputError(source, "signing.sigstore.signer_workflows",
-                             "missing: sigstore mode needs the build signer URIs allowed to "
-                             "sign stamps")
     if mode != "sigstore" and "sigstore" in raw:
         raise GateInputError(source, "signing.sigstore",
                              f"only for mode sigstore (mode is {mode}): remove it or set the "
                              "mode")
-    return SigningPolicy(mode, require, tuple(keys), workflows)
+    workflows = _signer_workflows(raw.get("sigstore", {}).get("signer_workflows"), mode,
+                                  require, source)
+    return SigningPolicy(mode, require, tuple(keys), workflows=workflows)
+
+
+def _signer_workflows(raw: Any, mode: str, require: str, source: str
+                      ) -> tuple[tuple[str, str], ...]:
+    """(owner, build signer URI) pairs: the list form (0.2.0) lists the workflows of both
+    stamp classes (never the gate's); the mapping form each class's own. Sigstore mode needs
+    a list for each class ``require`` names; a workflow of the gate's list never signs stamps
+    (a stamp job could then write the gate's record)."""
+    from gate.decide.signing import FREE, GATE, LOCAL
+
+    field = "signing.sigstore.signer_workflows"
+    if raw is None:
+        if mode == "sigstore":
+            raise GateInputError(source, field, "missing: sigstore mode needs the build signer "
+                                 "URIs allowed to sign stamps; fix: list them per class "
+                                 "(local-pinned: [...], free-server: [...])")
+        return ()
+    if isinstance(raw, list):
+        return tuple((owner, uri) for owner in (LOCAL, FREE) for uri in raw)
+    if not raw:
+        raise GateInputError(source, field, "empty: name the workflows allowed to sign, per "
+                             "class (local-pinned, free-server, gate)")
+    need = {"off": (), "local-pinned": (LOCAL,), "all": (LOCAL, FREE)}[require]
+    for owner in need:
+        if owner not in raw:
+            raise GateInputError(source, f"{field}.{owner}",
+                                 f"missing: require {require} needs the workflows allowed to "
+                                 f"sign {owner} stamps")
+    stamp_signers = {_bare(uri): owner for owner in (LOCAL, FREE) for uri in raw.get(owner, ())}
+    for index, uri in enumerate(raw.get(GATE, ())):
+        if _bare(uri) in stamp_signers:
+            raise GateInputError(source, f"{field}.gate.{index}",
+                                 f"{_bare(uri)!r} also signs {stamp_signers[_bare(uri)]} stamps:"
+                                 " a stamp job could then sign the gate's re-run record; fix: "
+                                 "run the gate job in a reusable workflow of its own and list "
+                                 "that file here")
+    return tuple((owner, uri) for owner in (LOCAL, FREE, GATE) for uri in raw.get(owner, ()))
 
 
 def load(path: Path | None) -> Policy:

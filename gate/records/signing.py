@@ -282,9 +282,14 @@ def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -
         raise SignatureProblem(name, exc.message) from None
     where = f"{artifact.name}/{name}"
     if policy.mode == "sigstore":
+        workflows = policy.workflows_of(expect.server_class)
+        if not workflows:
+            raise SignatureProblem("bundle.build signer URI", "the policy names no workflow "
+                                   f"allowed to sign {expect.server_class} stamps (signing."
+                                   f"sigstore.signer_workflows.{expect.server_class})")
         try:
             payload = sigstore_verifier()(data, expect=expect, where=where,
-                                          signer_workflows=policy.signer_workflows)
+                                          signer_workflows=workflows)
         except GateInputError as exc:
             field = exc.field if exc.field.split(".")[0] == "bundle" else f"bundle.{exc.field}"
             raise SignatureProblem(field, exc.message) from None

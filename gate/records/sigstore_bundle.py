@@ -217,7 +217,8 @@ def check_identity(cert: Certificate, expect: Expectation, *, where: str) -> Non
     signer = _claim(cert, "build signer URI", where)
     if not expect.signer_allowed(signer):
         raise SigstoreRefusal(where, "build signer URI", f"signed by {signer!r}, which is not "
-                              "one of the policy's signing.sigstore.signer_workflows "
+                              "one of the workflows the policy's signing.sigstore."
+                              f"signer_workflows allows to sign for {expect.server_class} "
                               f"{list(expect.signer_workflows)!r}")
 
 
