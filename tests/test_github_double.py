@@ -583,6 +583,30 @@ def test_separate_process_mode(tmp_path: Path) -> None:
     assert lines[2]["path"] == "/api/v3/repos/o/r/check-runs"
 
 
+def test_contents_of_a_nested_path_at_a_ref(github_double: GitHubDouble, gh: Github) -> None:
+    """GET .../contents/{path}?ref=: the path keeps its slashes (one route, not a 404), a file
+    comes base64 as GitHub sends it, a folder as a list, a symbolic link with its target; every
+    answer validates against the description's response schema; another ref or path is 404."""
+    github_double.set_content("o/r", SHA, ".github/gate.yml", "version: 1\n" * 40)
+    github_double.set_content("o/r", SHA, "a/b", "x", kind="dir")
+    github_double.set_content("o/r", SHA, "link", "elsewhere/file", kind="symlink")
+    repo = gh.get_repo("o/r")
+    found = repo.get_contents(".github/gate.yml", ref=SHA)
+    assert not isinstance(found, list) and found.decoded_content == b"version: 1\n" * 40
+    assert found.path == ".github/gate.yml" and found.type == "file"
+    listed = repo.get_contents("a/b", ref=SHA)
+    assert isinstance(listed, list) and [c.path for c in listed] == ["a/b/file"]
+    link = repo.get_contents("link", ref=SHA)
+    assert not isinstance(link, list) and link.type == "symlink"
+    for path, ref in ((".github/gate.yml", "f" * 40), (".github/other.yml", SHA)):
+        with pytest.raises(UnknownObjectException):
+            repo.get_contents(path, ref=ref)
+    served = [r for r in github_double.requests if r.operation == "get_content"]
+    assert [r.route_path for r in served][:1] == ["/repos/o/r/contents/.github/gate.yml"]
+    assert len(served) == 5
+    assert_all_valid(github_double)
+
+
 def test_port_zero_gives_a_real_port(github_double: GitHubDouble) -> None:
     with socket.create_connection(("127.0.0.1", github_double.port), timeout=2):
         pass

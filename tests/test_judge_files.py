@@ -226,15 +226,26 @@ def test_a_refused_compare_is_one_line(github_double: GitHubDouble, status: int,
 # --- the gate job end to end: report, summary, check run, log -----------------------------------
 
 
-def repo_with_manifest(root: Path) -> None:
+def manifest_text(*, codec: bool = True, forge: bool = True,
+                  location: str = "tests/test_codec.py") -> str:
     entries = [adopt.entry_for(test_id=t, card=f".github/gate-cards/{n}.json",
-                               fixtures=["tests/test_codec.py", "mylib/codec.py",
-                                         *(["forge.py"] if n == "rt" else [])],
+                               fixtures=["tests/test_codec.py",
+                                         *(["mylib/codec.py"] if codec else []),
+                                         *(["forge.py"] if n == "rt" and forge else [])],
                                classname="tests.test_codec", name=t.split("::")[1],
-                               location="tests/test_codec.py", line=3)
+                               location=location, line=3)
                for t, n in zip(CODEC, ("rt", "dt"), strict=True)]
-    write_once(root / ".github" / "gate.yml", adopt.render_manifest(entries).encode())
+    return adopt.render_manifest(entries)
+
+
+def repo_with_manifest(root: Path, double: GitHubDouble | None = None,
+                       text: str | None = None) -> None:
+    """The checkout's manifest (the pull request's: ``text``, default the full one), and,
+    given the double, the full one as the base commit's, which GitHub's contents API serves."""
+    write_once(root / ".github" / "gate.yml", (text or manifest_text()).encode())
     write_once(root / "tests" / "test_codec.py", b"# the properties\n")
+    if double is not None:
+        double.set_content("acme/widgets", BASE, ".github/gate.yml", manifest_text())
 
 
 def gate_run(tmp_path: Path, double: GitHubDouble, event: Any, *, red: bool = False,
@@ -267,7 +278,7 @@ def test_the_reviewer_sees_the_judge_files_in_every_surface(
         tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    repo_with_manifest(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
     github_double.set_comparison("acme/widgets", BASE, HEAD, [
         "README.md", "pytest.ini", "forge.py", "mylib/codec.py"])
     code, report, text, _ = gate_run(tmp_path, github_double, PR)
@@ -292,7 +303,7 @@ def test_the_reviewer_sees_the_judge_files_in_every_surface(
 def test_the_door_is_the_same_with_or_without_the_list(
         tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    repo_with_manifest(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
     github_double.set_comparison("acme/widgets", BASE, HEAD, ["pytest.ini"])
     shown = gate_run(tmp_path / "a", github_double, PR, red=True)
     plain = gate_run(tmp_path / "b", github_double, {"ref": "refs/heads/main"}, red=True)
@@ -307,7 +318,7 @@ def test_a_failed_compare_is_one_line_and_the_gate_decides_as_always(
         tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch,
         status: int) -> None:
     monkeypatch.chdir(tmp_path)
-    repo_with_manifest(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
     if status == 403:
         github_double.set_comparison("acme/widgets", BASE, HEAD, ["pytest.ini"])
         github_double.inject(status=403, operation="compare_commits", times=5)
@@ -322,7 +333,7 @@ def test_a_failed_compare_is_one_line_and_the_gate_decides_as_always(
 def test_nothing_judged_changed_says_so(tmp_path: Path, github_double: GitHubDouble,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    repo_with_manifest(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
     github_double.set_comparison("acme/widgets", BASE, HEAD, ["README.md", "docs/x.md"])
     _, report, text, _ = gate_run(tmp_path, github_double, PR)
     assert report["judge_files"]["files"] == [] and report["judge_files"]["changed"] == 2
@@ -336,8 +347,148 @@ def test_without_a_manifest_files_are_judged_by_name(
     _, report, text, _ = gate_run(tmp_path, github_double, PR)
     assert [f["path"] for f in report["judge_files"]["files"]] == ["conftest.py"]
     assert report["judge_files"]["notes"] == [
-        "no manifest at .github/gate.yml in this job's checkout: files are judged by name only"]
+        "no manifest at .github/gate.yml in this job's checkout: files are judged by name only",
+        f"no manifest at .github/gate.yml in the base commit {BASE[:12]} (a new adoption?): "
+        "files are judged by name only"]
     assert "> **Note:** no manifest at" in text
+
+
+# --- the base commit's manifest (pull_request: the checkout's is the patch's own) ---------------
+
+
+def base_requests(double: GitHubDouble) -> list[tuple[str, dict[str, list[str]]]]:
+    return [(r.route_path, r.query) for r in double.requests if r.operation == "get_content"]
+
+
+def test_a_patch_that_drops_a_fixture_from_its_manifest_still_has_that_fixture_shown(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The attack: the patch changes mylib/codec.py, a fixture of both properties, and removes
+    it from the manifest it controls (adding forge.py to one property's list). The base
+    commit's manifest, read at the event's base SHA through the contents API, still lists it:
+    the change is attributed to both, and forge.py (only the head lists it) to its one."""
+    monkeypatch.chdir(tmp_path)
+    write_once(tmp_path / ".github" / "gate.yml", manifest_text(codec=False).encode())
+    write_once(tmp_path / "tests" / "test_codec.py", b"# the properties\n")
+    github_double.set_content("acme/widgets", BASE, ".github/gate.yml",
+                              manifest_text(forge=False))
+    github_double.set_comparison("acme/widgets", BASE, HEAD, [
+        ".github/gate.yml", "mylib/codec.py", "forge.py"])
+    code, report, text, _ = gate_run(tmp_path, github_double, PR)
+    assert code == 0 and report["decision"] == "open"
+    assert report["judge_files"] == {
+        "base": BASE, "head": HEAD, "properties": 2, "changed": 3, "files": [
+            {"path": ".github/gate.yml", "kinds": ["manifest"], "all": True},
+            {"path": "mylib/codec.py", "kinds": ["fixture"], "all": True},
+            {"path": "forge.py", "kinds": ["fixture"], "count": 1, "test_ids": [CODEC[0]]}]}
+    (run,) = github_double.check_runs.values()
+    for md in (text, run["output"]["summary"]):
+        assert "- `mylib/codec.py` — **all 2** properties · fixture" in md
+    assert ("changes 3 files the gated properties depend on: .github/gate.yml (all 2), "
+            "mylib/codec.py (all 2), forge.py (1)") in capsys.readouterr().out
+    assert base_requests(github_double) == [
+        ("/repos/acme/widgets/contents/.github/gate.yml", {"ref": [BASE]})]
+    assert not github_double.invalid_requests()
+
+
+def test_a_patch_that_deletes_its_manifest_is_judged_by_the_base_commits(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No manifest in the checkout: the base commit's attributes the fixtures (validated as any
+    manifest, but its paths are not looked up in this checkout: its test file is gone here)."""
+    monkeypatch.chdir(tmp_path)
+    github_double.set_content("acme/widgets", BASE, ".github/gate.yml",
+                              manifest_text(location="tests/test_codec_old.py"))
+    github_double.set_comparison("acme/widgets", BASE, HEAD, [".github/gate.yml",
+                                                              "mylib/codec.py"])
+    _, report, text, _ = gate_run(tmp_path, github_double, PR)
+    assert [(f["path"], f.get("all")) for f in report["judge_files"]["files"]] == [
+        (".github/gate.yml", True), ("mylib/codec.py", True)]
+    said = ("no manifest at .github/gate.yml in this job's checkout: files are judged by the "
+            "base commit's manifest and by name")
+    assert report["judge_files"]["notes"] == [said]
+    assert f"> **Note:** {markdown.inline(said, 400)}" in text
+
+
+def test_no_manifest_at_the_base_is_one_line_and_the_pull_requests_attributes(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new adoption: the pull request adds the manifest, the base has none (HTTP 404)."""
+    monkeypatch.chdir(tmp_path)
+    repo_with_manifest(tmp_path)
+    github_double.set_comparison("acme/widgets", BASE, HEAD, [".github/gate.yml",
+                                                              "mylib/codec.py"])
+    code, report, text, _ = gate_run(tmp_path, github_double, PR)
+    assert code == 0 and report["decision"] == "open"
+    assert [f["path"] for f in report["judge_files"]["files"]] == [".github/gate.yml",
+                                                                   "mylib/codec.py"]
+    said = (f"no manifest at .github/gate.yml in the base commit {BASE[:12]} (a new "
+            "adoption?): files are judged by the pull request's manifest and by name")
+    assert report["judge_files"]["notes"] == [said]
+    assert [x for x in text.splitlines() if "base commit" in x] == [
+        f"> **Note:** {markdown.inline(said, 400)}"]
+    assert len(base_requests(github_double)) == 1 and not github_double.invalid_requests()
+
+
+@pytest.mark.parametrize(("base", "fault", "said"), [
+    ("version: [1\n", None, "line 2"),  # not YAML
+    ("version: 1\nproperties: []\n", None, "properties: [] should be non-empty"),  # invalid
+    (None, 403, "HTTP 403"),
+    (None, 500, "HTTP 500"),
+    ("dir", None, "a folder, not a file"),
+    ("symlink", None, "a symlink, not a file"),
+    ("big", None, "bytes a manifest may hold"),
+])
+def test_a_base_manifest_that_does_not_load_is_one_line_and_never_decides(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch,
+        base: str | None, fault: int | None, said: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    repo_with_manifest(tmp_path)
+    where = ("acme/widgets", BASE, ".github/gate.yml")
+    if base in {"dir", "symlink"}:
+        github_double.set_content(*where, "x", kind=base)
+    elif base == "big":
+        github_double.set_content(*where, "# padding\n" * 110_000 + manifest_text())
+    elif base is not None:
+        github_double.set_content(*where, base)
+    else:
+        github_double.set_content(*where, manifest_text())
+        github_double.inject(status=fault, operation="get_content", times=10)
+    github_double.set_comparison("acme/widgets", BASE, HEAD, ["mylib/codec.py"])
+    code, report, text, _ = gate_run(tmp_path, github_double, PR, red=True)
+    plain = gate_run(tmp_path / "plain", github_double, {"ref": "refs/heads/main"}, red=True)
+    assert code == plain[0] == 0 and report["decision"] == plain[1]["decision"] == "closed"
+    assert report["judge_files"]["files"] == [
+        {"path": "mylib/codec.py", "kinds": ["fixture"], "all": True}]  # the head's says so
+    (note,) = report["judge_files"]["notes"]
+    assert note.startswith("the base commit's manifest was not read (") and said in note
+    assert note.endswith("): files are judged by the pull request's manifest and by name")
+    assert "\n" not in note and len(note) <= gh_judges.LINE_CHARS
+    assert [x for x in text.splitlines() if "base commit" in x] == [
+        f"> **Note:** {markdown.inline(note, 400)}"]
+    assert not github_double.invalid_requests()
+
+
+@pytest.mark.parametrize(("event", "route"), [
+    (PR, "pull_request"),
+    ({"pull_request": {"base": {"sha": BASE}, "head": {"sha": HEAD}}, "action": "opened"},
+     "pull_request"),
+    ({"workflow_run": {"event": "pull_request", "head_sha": HEAD,
+                       "pull_requests": [{"base": {"sha": BASE}, "head": {"sha": HEAD}}]}},
+     "workflow_run"),
+    ({"workflow_run": {"event": "pull_request", "head_sha": HEAD, "pull_requests": []},
+      "repository": {"default_branch": "main"}}, "workflow_run"),
+])
+def test_only_the_pull_request_route_reads_the_base_commits_manifest(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch,
+        event: Any, route: str) -> None:
+    """On workflow_run the checkout is the default branch's: its manifest is not the patch's."""
+    refs = gh_judges.event_refs(event_env(tmp_path, event))
+    assert refs is not None and refs[2] == route
+    monkeypatch.chdir(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
+    github_double.set_comparison("acme/widgets", refs[0], HEAD, ["mylib/codec.py"])
+    _, report, _, _ = gate_run(tmp_path, github_double, event)
+    assert report["judge_files"]["files"][0]["path"] == "mylib/codec.py"
+    assert len(base_requests(github_double)) == (route == "pull_request")
 
 
 HOSTILE = ["conftest.py", "a`b/conftest.py", "<img src=x onerror=alert(1)>/conftest.py",

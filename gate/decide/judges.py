@@ -24,8 +24,11 @@ A changed file (and, for a rename, its previous name) is a judge of:
 
 Rows 1-4 need no manifest: they are judged by name, so a patch that edits its own manifest
 (to drop a file from a property's fixtures) cannot hide a harness change, and the manifest
-change itself is shown for every property (row 1). Row 5 reads the manifest the gate job was
-given. A path matching several rows gets every kind; the properties are the union.
+change itself is shown for every property (row 1). Row 5 reads the properties it is given: on
+``pull_request`` those of the base commit's manifest and the pull request's together (a
+property listed in both appears twice, each with its files), so that dropping a file from the
+patch's own manifest never hides it. A path matching several rows gets every kind; the
+properties are the union.
 """
 
 from __future__ import annotations

@@ -506,6 +506,55 @@ def changed_files(settings: Settings, base: str, head: str) -> ChangedFiles:
         gh.close()
 
 
+@dataclass(frozen=True)
+class FileAt:
+    """One file of a commit as GitHub's contents API gives it: its bytes, or ``missing``
+    (HTTP 404: no such file at that commit), or a one-line ``error``."""
+
+    data: bytes | None = None
+    missing: bool = False
+    error: str = ""
+
+
+def file_at(settings: Settings, path: str, ref: str, max_bytes: int) -> FileAt:
+    """The file ``path`` (relative to the repository root) at commit ``ref``
+    (``GET .../contents/{path}?ref={ref}``; it needs no checkout, so it works for any commit
+    the repository holds). One request, retried as reads are. Never an exception: a folder, a
+    symbolic link, a submodule, a file larger than ``max_bytes`` or one GitHub sends without
+    its content (over 1 MB) is an ``error``; HTTP 404 is ``missing``."""
+    from github.GithubException import GithubException
+
+    if not settings.token:
+        return FileAt(error="no token")
+    gh = _client(settings)
+    try:
+        found = gh.get_repo(settings.repository).get_contents(path, ref=ref)
+        if isinstance(found, list):
+            return FileAt(error="a folder, not a file")
+        if found.type != "file":
+            return FileAt(error=f"a {_one_line(str(found.type))[:40]}, not a file")
+        if found.size > max_bytes:
+            return FileAt(error=f"{found.size} bytes, more than the {max_bytes} bytes a "
+                                "manifest may hold")
+        if found.encoding != "base64":
+            return FileAt(error=f"GitHub sent it without its content (encoding "
+                                f"{_one_line(str(found.encoding))[:40]!r})")
+        data = found.decoded_content
+        if len(data) > max_bytes:
+            return FileAt(error=f"more than the {max_bytes} bytes a manifest may hold")
+        return FileAt(data)
+    except Exception as exc:  # sorted into a one-line reason
+        if isinstance(exc, GithubException) and exc.status == 404:
+            return FileAt(missing=True)
+        outcome = _classify(exc)
+        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+        return FileAt(error=_one_line(reason.replace(
+            "the token lacks checks: write (fork pull request or Dependabot?)",
+            "the token cannot read the repository's contents")))
+    finally:
+        gh.close()
+
+
 def _output(p: Plan, notes: Sequence[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"title": p.title, "summary": p.summary}
     if p.text:

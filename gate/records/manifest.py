@@ -106,10 +106,14 @@ def _naming_the_test(exc: GateInputError, record: Any) -> GateInputError:
                           f"{exc.message} (the entry of test {test_id[:200]!r})")
 
 
-def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True
-                ) -> list[Property]:
+def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True,
+                in_checkout: bool = True) -> list[Property]:
     """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
-    together with its cards (``gate init``): the cards do not exist yet."""
+    together with its cards (``gate init``): the cards do not exist yet. ``in_checkout=False``
+    for a manifest of another commit than the checkout's (the pull request's base, read
+    through GitHub's API): validated the same, but no path is looked up in this checkout
+    (neither cards, fixtures nor ``location.path``)."""
+    check_paths = check_paths and in_checkout
     try:
         schemas.validate("manifest", record, source)
     except GateInputError as exc:
@@ -129,7 +133,7 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
         if "location" in raw:
             where_loc = f"{where}.location.path"
             location_file = _relative(root, raw["location"]["path"], source, where_loc)
-            if not location_file.is_file():
+            if in_checkout and not location_file.is_file():
                 raise GateInputError(source, where_loc,
                                      f"{raw['location']['path']!r} (test {test_id!r}): no such "
                                      "file under the root; name the test file relative to the "

@@ -32,8 +32,9 @@ OUTPUT = Path(__file__).with_name("openapi_subset.json")
 # makes for Github(base_url=...).get_repo("o/r").create_check_run(...), CheckRun.edit(...),
 # Repository.get_commit(sha).get_check_runs(...), Repository.get_check_run(id) and
 # CheckRun.get_annotations(); and, for the pull-request comment, Repository.get_issue(n),
-# Issue.get_comments(), Issue.create_comment(body) and IssueComment.edit(body); and
-# Repository.compare(base, head) for the files a pull request changes.
+# Issue.get_comments(), Issue.create_comment(body) and IssueComment.edit(body);
+# Repository.compare(base, head) for the files a pull request changes; and
+# Repository.get_contents(path, ref) for the base commit's manifest.
 OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}"),
     ("get", "/repos/{owner}/{repo}/commits/{ref}"),
@@ -49,6 +50,9 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
     # the files a pull request changes against its base (gate/github/checks.py changed_files)
     ("get", "/repos/{owner}/{repo}/compare/{basehead}"),
+    # the base commit's manifest, for which files the properties depend on (gate/github/checks.py
+    # file_at)
+    ("get", "/repos/{owner}/{repo}/contents/{path}"),
 )
 
 

@@ -19,6 +19,7 @@ Run as a separate process (e.g. for a workflow under ``act``)::
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import copy
 import hashlib
@@ -76,6 +77,7 @@ OPERATIONS: dict[str, str] = {
     "create_issue_comment": "issues/create-comment",
     "update_issue_comment": "issues/update-comment",
     "compare_commits": "repos/compare-commits-with-basehead",
+    "get_content": "repos/get-content",
 }
 _FRIENDLY = {v: k for k, v in OPERATIONS.items()}
 WRITE_OPERATIONS = frozenset({"create_check_run", "update_check_run", "create_issue_comment",
@@ -274,6 +276,8 @@ class OpenApiSubset:
             if schema is not None and status.isdigit():
                 responses[int(status)] = self._validator(schema)
         pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+        if template.endswith("/contents/{path}"):  # a file path: GitHub keeps its slashes
+            pattern = pattern.removesuffix("[^/]+)") + ".+)"
         op_id = operation["operationId"]
         return Route(
             method=method,
@@ -491,6 +495,8 @@ class GitHubDouble:
         self._next_comment_id = 9001
         #: (repo, base, head) -> the changed files GitHub's compare lists (set by the tests)
         self._comparisons: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        #: (repo, ref, path) -> what ``GET .../contents/{path}?ref=`` answers (set by the tests)
+        self._contents: dict[tuple[str, str, str], tuple[str, bytes]] = {}
         self._first_id = first_check_run_id
         self._next_id = first_check_run_id
         self._suites: dict[tuple[str, str], int] = {}
@@ -716,6 +722,17 @@ class GitHubDouble:
         with self._lock:
             self._comparisons[(repository.lower(), base, head)] = entries
 
+    def set_content(self, repository: str, ref: str, path: str, data: bytes | str, *,
+                    kind: str = "file") -> None:
+        """What ``GET /repos/{repository}/contents/{path}?ref={ref}`` answers: a file holding
+        ``data`` (``kind="file"``), a symbolic link to ``data`` (``"symlink"``) or a folder
+        (``"dir"``, listing one file). A path never set answers 404, as a missing file does."""
+        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        if kind not in {"file", "symlink", "dir"}:
+            raise ValueError(kind)
+        with self._lock:
+            self._contents[(repository.lower(), ref, path)] = (kind, raw)
+
     def reset(self) -> None:
         with self._lock:
             self._faults.clear()
@@ -723,6 +740,7 @@ class GitHubDouble:
             self._runs.clear()
             self._comments.clear()
             self._comparisons.clear()
+            self._contents.clear()
             self._next_comment_id = 9001
             self._suites.clear()
             self._next_id = self._first_id
@@ -1028,6 +1046,8 @@ class _Context:
             return self.issue_call(name, owner, repo, params, body)
         if name == "compare_commits":
             return self.compare(owner, repo, params["basehead"])
+        if name == "get_content":
+            return self.content(owner, repo, params["path"])
         run_id = int(params["check_run_id"])
         found = self.double._runs.get(run_id)
         if found is None or found["repo"] != f"{owner}/{repo}".lower():
@@ -1102,6 +1122,41 @@ class _Context:
                     diff_url=f"{web}/compare/{basehead}.diff",
                     patch_url=f"{web}/compare/{basehead}.patch", status="ahead", ahead_by=1,
                     behind_by=0, total_commits=1, commits=[], files=files)
+        return _Reply(200, data)
+
+    def content(self, owner: str, repo: str, path: str) -> _Reply:
+        """A file (base64, as GitHub sends files up to 1 MB), a symbolic link or a folder the
+        test set (:meth:`GitHubDouble.set_content`) at ``?ref=``; the default branch when no
+        ref is given."""
+        ref = (self.query.get("ref") or ["main"])[-1]
+        found = self.double._contents.get((f"{owner}/{repo}".lower(), ref, path))
+        if found is None:
+            return _Reply(404, default_error_body(404))
+        kind, raw = found
+        api, web = self.repo_urls(owner, repo)
+
+        def entry(entry_path: str, entry_kind: str, size: int) -> dict[str, Any]:
+            quoted = urllib.parse.quote(entry_path)
+            sha = hashlib.sha1(f"{ref}:{entry_path}".encode(), usedforsecurity=False).hexdigest()
+            self_url = f"{api}/contents/{quoted}?ref={urllib.parse.quote(ref)}"
+            git_url = f"{api}/git/blobs/{sha}"
+            html_url = f"{web}/blob/{urllib.parse.quote(ref)}/{quoted}"
+            return {"type": entry_kind, "size": size, "name": entry_path.rsplit("/", 1)[-1],
+                    "path": entry_path, "sha": sha, "url": self_url, "git_url": git_url,
+                    "html_url": html_url,
+                    "download_url": f"{web}/raw/{urllib.parse.quote(ref)}/{quoted}",
+                    "_links": {"git": git_url, "html": html_url, "self": self_url}}
+
+        if kind == "dir":
+            return _Reply(200, [entry(f"{path}/file", "file", len(raw))])
+        data = entry(path, kind, len(raw))
+        if kind == "symlink":
+            data["target"] = raw.decode("utf-8", errors="replace")
+        else:
+            encoded = base64.b64encode(raw).decode("ascii")
+            # GitHub wraps the base64 at 60 characters, one line each
+            data.update(encoding="base64", content="".join(
+                encoded[i:i + 60] + "\n" for i in range(0, len(encoded), 60)))
         return _Reply(200, data)
 
     def issue(self, owner: str, repo: str, number: int) -> dict[str, Any]:
