@@ -272,3 +272,32 @@ def test_the_watchdog_blocks_when_the_timer_cannot(book: Path, fmt: str, shape: 
     else:
         assert json.loads(out) == deny_body(fmt, "blocked: time limit of 0.3s reached")
     assert len(book.read_text().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("fmt", "record"), [
+    ("cursor", {**cursor(GOOD, 11), "tool_name": "Write",
+                "tool_input": {"file_path": "/repo/src/x.py", "content": "x = 1\n"}}),
+    ("cursor", {**cursor(GOOD, 12), "tool_name": "Shell", "tool_input": {"command": "ls"}}),
+    ("copilot", {**copilot(GOOD, 13), "toolName": "edit",
+                 "toolArgs": json.dumps({"path": "src/x.py", "old_str": "a", "new_str": "b"})}),
+    ("copilot", {**copilot(GOOD, 14), "toolName": "bash", "toolArgs": {"command": "pytest"}}),
+    ("copilot", {**copilot_pascal(GOOD, 15), "tool_name": "Edit",
+                 "tool_input": {"path": "src/x.py"}}),
+], ids=["cursor-Write", "cursor-Shell", "copilot-edit", "copilot-bash", "copilot-pascal-Edit"])
+def test_local_tools_pass_with_no_ledger_check(book: Path, fmt: str, record: Any) -> None:
+    """Cursor and Copilot send every call (README: wired without a matcher). An edit, a read or
+    the shell is allowed in the CLI's own allow form and nothing is recorded: the agent is not
+    blocked from editing files. (Before: blocked, "no target host".)"""
+    before = book.read_bytes()
+    assert_allowed(fmt, child(fmt, record, "--ledger", str(book)))
+    assert book.read_bytes() == before
+
+
+def test_an_unknown_tool_is_checked_as_a_network_call(book: Path) -> None:
+    """A tool name neither list knows (an MCP tool, a new web tool) is decided by the ledger."""
+    record = {**copilot(GOOD, 16), "toolName": "fetch-get",
+              "toolArgs": json.dumps({"url": LIVE})}
+    assert_blocked("copilot", child("copilot", record, "--ledger", str(book)),
+                   "halt (row 2): target class is live")
+    record = {**cursor(GOOD, 17), "tool_name": "WebSearch", "tool_input": {"query": "x"}}
+    assert_blocked("cursor", child("cursor", record, "--ledger", str(book)), "no target host")

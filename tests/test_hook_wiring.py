@@ -40,6 +40,33 @@ TOOLS: dict[str, dict[str, list[str]]] = {
         "network": ["mcp__fetch__get", "mcp__github__create_issue"],
         "local": ["Bash", "apply_patch"],
     },
+    "cursor": {
+        # cursor.com/docs/agent/hooks (a stored copy, undated: the one with model_id and
+        # workspaceOpen; its failClosed and matcher text is quoted the same in a note dated
+        # 2026-06-12), "Matcher Configuration": preToolUse "Values include Shell, Read, Write,
+        # Grep, Delete, Task, and MCP tools using the MCP:<tool_name> format";
+        # cursor.com/docs/agent/overview (stored copy, undated), "Tools":
+        # Web ("perform web searches") and Browser, whose hook names are not documented: the
+        # stand-ins below must be selected too (the hook sees every call).
+        "network": ["MCP:fetch", "MCP:get_url", "MCP:github_create_issue", "WebSearch",
+                    "Browser", "an-undocumented-tool"],
+        "local": ["Shell", "Read", "Write", "Grep", "Delete", "Task"],
+    },
+    "copilot": {
+        # docs.github.com: github/docs content/copilot/reference/hooks-reference.md at commit
+        # 05da5bc1c401 (its date could not be read here; it supersedes cli-hooks-reference.md
+        # at 927566b0b7df, which listed no matcher for preToolUse),
+        # "Tool names for hook matching" and the runtime-to-Claude table (PascalCase PreToolUse
+        # payloads name the Claude tool); report_intent, apply_patch, rg as Copilot CLI sends
+        # them (dotnet/runtime#125889); MCP tools are <server-key>-<tool>
+        # (github/copilot-sdk#869).
+        "network": ["web_fetch", "web_search", "WebFetch", "WebSearch",
+                    "github-mcp-server-get_issue", "fetch-get", "an-undocumented-tool"],
+        "local": ["ask_user", "bash", "powershell", "view", "create", "edit",
+                  "str_replace_editor", "apply_patch", "grep", "rg", "glob", "task",
+                  "update_todo", "report_intent", "Bash", "Read", "Write", "Edit", "Grep",
+                  "Glob", "AskUserQuestion", "TodoWrite", "Agent", "Task"],
+    },
     "gemini": {
         # google-gemini/gemini-cli packages/core/src/tools/definitions/coreTools.ts
         # (WEB_FETCH_TOOL_NAME = 'web_fetch', WEB_SEARCH_TOOL_NAME = 'google_web_search'),
@@ -79,7 +106,35 @@ def _gemini(matcher: str, name: str) -> bool:
         return matcher == name
 
 
-RULES = {"claude-code": _exact_or_regex, "codex": _exact_or_regex, "gemini": _gemini}
+def _copilot(matcher: str | None, name: str) -> bool:
+    """docs.github.com copilot/reference/hooks-reference, "Matcher filtering": preToolUse's
+    optional ``matcher`` is "compiled as ^(?:PATTERN)$ and must match the full value"; no
+    matcher fires for every tool; "Invalid regexes cause the hook entry to be skipped"."""
+    if matcher is None:
+        return True
+    try:
+        return re.fullmatch(f"(?:{matcher})", name) is not None
+    except re.error:
+        return False
+
+
+def _cursor(matcher: str | None, name: str) -> bool:
+    """cursor.com/docs/agent/hooks: no matcher runs the hook for every tool; the docs do not say
+    whether a matcher is a regex or a list of names (its beforeShellExecution example
+    ``curl|wget|nc`` runs "when the command contains" one: read here as an unanchored regex,
+    the most generous reading)."""
+    if matcher is None:
+        return True
+    try:
+        return re.search(matcher, name) is not None
+    except re.error:
+        return False
+
+
+RULES: dict[str, Any] = {"claude-code": _exact_or_regex, "codex": _exact_or_regex,
+                         "gemini": _gemini, "cursor": _cursor, "copilot": _copilot}
+#: Wired without a matcher: every call reaches the hook, which allows the local tools itself.
+EVERY_CALL = ("cursor", "copilot")
 
 
 def wiring() -> dict[str, dict[str, Any]]:
@@ -99,7 +154,7 @@ def wiring() -> dict[str, dict[str, Any]]:
     return found
 
 
-@pytest.mark.parametrize("fmt", sorted(TOOLS))
+@pytest.mark.parametrize("fmt", sorted(set(TOOLS) - set(EVERY_CALL)))
 def test_the_matcher_routes_every_network_tool_and_only_those(fmt: str) -> None:
     block = wiring()[fmt]
     matcher = block["matcher"]
@@ -111,7 +166,45 @@ def test_the_matcher_routes_every_network_tool_and_only_those(fmt: str) -> None:
     assert caught == [], f"{fmt}: {matcher!r} would block {caught}"
 
 
-def _call(fmt: str, tool: str, tool_input: dict[str, Any]) -> hook.Call:
+@pytest.mark.parametrize("fmt", EVERY_CALL)
+def test_every_call_reaches_the_hook_which_checks_each_network_tool(fmt: str) -> None:
+    """Cursor and Copilot: their documented matcher rules cannot name every network tool they
+    ship (Cursor's Web and Browser tools have no documented hook name; Copilot's MCP tools are
+    named after each server's key), so the block has no matcher and, read with the CLI's own
+    rule, selects every tool, known or not. The hook then allows the tools that reach no
+    network and checks every other one as a network call."""
+    block = wiring()[fmt]
+    rule = RULES[fmt]
+    selected = [n for n in TOOLS[fmt]["network"] + TOOLS[fmt]["local"] if rule(block["matcher"], n)]
+    assert selected == TOOLS[fmt]["network"] + TOOLS[fmt]["local"], block["matcher"]
+    for name in TOOLS[fmt]["local"]:
+        assert _every_call(fmt, name, {"path": "src/x.py"}).unchecked, name
+    for name in TOOLS[fmt]["network"]:
+        call = _every_call(fmt, name, {"path": "src/x.py"})
+        assert not call.unchecked and call.host is None and "no target host" in call.problem
+        assert _every_call(fmt, name, {"url": GOOD}).host == FIXTURE_HOST
+
+
+def _every_call(fmt: str, tool: str, tool_input: Any, **extra: Any) -> hook.Call:
+    """The documented preToolUse input of Cursor (cursor.com/docs/agent/hooks, "preToolUse"
+    and "Input (all hooks)") or Copilot's camelCase one (hooks-reference, "preToolUse")."""
+    if fmt == "cursor":
+        record: dict[str, Any] = {
+            "conversation_id": "c-1", "generation_id": "g-1", "model": "default",
+            "hook_event_name": "preToolUse", "cursor_version": "3.9.16",
+            "workspace_roots": ["/project"], "user_email": None, "transcript_path": None,
+            "tool_name": tool, "tool_input": tool_input, "tool_use_id": "abc123",
+            "cwd": "/project", "agent_message": "Fetching..."}
+    else:
+        record = {"sessionId": "s-1", "timestamp": 1704614600000, "cwd": "/project",
+                  "toolName": tool, "toolArgs": tool_input}
+    record.update(extra)
+    return hook.read_call(json.dumps(record).encode(), hook.HookConfig(format=fmt))
+
+
+def _call(fmt: str, tool: str, tool_input: Any) -> hook.Call:
+    if fmt in EVERY_CALL:
+        return _every_call(fmt, tool, tool_input)
     event = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}[fmt]
     record = {"session_id": "s", "hook_event_name": event, "tool_name": tool,
               "tool_input": tool_input, "tool_use_id": "t-1", "timestamp": "2026-12-01T00:00Z"}
@@ -133,17 +226,70 @@ PAYLOADS = [
     ("gemini", "web_fetch", {"url": GOOD}, FIXTURE_HOST),
     ("gemini", "google_web_search", {"query": "gate"}, "no target host"),
     ("gemini", "mcp_fetch_get", {"url": GOOD}, FIXTURE_HOST),
+    # cursor.com/docs/agent/hooks: preToolUse tool_input is an object (its Shell example); MCP
+    # tool inputs are "JSON params string" (beforeMCPExecution), so both are read
+    ("cursor", "MCP:fetch", {"url": GOOD}, FIXTURE_HOST),
+    ("cursor", "MCP:fetch", json.dumps({"url": GOOD}), FIXTURE_HOST),
+    ("cursor", "MCP:fetch", json.dumps({"url": "https://api.github.com/"}), "api.github.com"),
+    ("cursor", "MCP:search", json.dumps({"query": "gate"}), "no target host"),
+    ("cursor", "MCP:fetch", '{"url": "a", "url": "b"}', "not valid JSON"),
+    ("cursor", "MCP:fetch", json.dumps([GOOD]), "not an object"),
+    # hooks-reference: camelCase toolArgs "unknown" (a JSON string or an object). The docs list
+    # no tool arguments: web_fetch's page is in url as Copilot's session events name it
+    # (tool.execution_start "arguments": {"url": ...}), web_search takes a query
+    ("copilot", "web_fetch", json.dumps({"url": GOOD}), FIXTURE_HOST),
+    ("copilot", "web_fetch", {"url": GOOD, "max_length": 5000}, FIXTURE_HOST),
+    ("copilot", "web_search", json.dumps({"query": "gate"}), "no target host"),
+    ("copilot", "github-mcp-server-get_issue", {"owner": "o", "repo": "r"}, "no target host"),
+    ("copilot", "web_fetch", "not json", "not valid JSON"),
 ]
 
 
 @pytest.mark.parametrize(("fmt", "tool", "tool_input", "want"), PAYLOADS)
-def test_the_hook_reads_every_payload_shape(fmt: str, tool: str, tool_input: dict[str, Any],
+def test_the_hook_reads_every_payload_shape(fmt: str, tool: str, tool_input: Any,
                                             want: str) -> None:
-    call = _call(fmt, tool, tool_input)
+    try:
+        call = _call(fmt, tool, tool_input)
+    except hook.Blocked as exc:  # blocked before a decision (nothing to record)
+        assert "." not in want and want in str(exc), exc
+        return
     if "." in want:
-        assert (call.host, call.problem) == (want, "")
+        assert (call.host, call.problem, call.unchecked) == (want, "", False)
     else:
         assert call.host is None and want in call.problem
+
+
+def test_cursor_without_a_tool_use_id_uses_the_digest() -> None:
+    """Cursor's preToolUse documents tool_use_id; an input without one (beforeMCPExecution-like)
+    is attempt sha256 of the whole input, as for Gemini."""
+    call = _every_call("cursor", "MCP:fetch", {"url": GOOD}, tool_use_id=None)
+    assert call.attempt_id.startswith("sha256:") and call.host == FIXTURE_HOST
+
+
+@pytest.mark.parametrize(("fmt", "tool"), [
+    ("copilot", "BASH"), ("copilot", "bash "), ("copilot", "Bash|web_fetch"),
+    ("copilot", "view\n"), ("cursor", "shell"), ("cursor", "MCP:Shell"), ("cursor", "Read "),
+    ("cursor", "MCP:"), ("copilot", "edit-web_fetch")])
+def test_a_name_like_a_local_tool_is_still_checked(fmt: str, tool: str) -> None:
+    """Only exact names pass unchecked: a look-alike (case, space, an MCP tool named after a
+    local one) is checked as a network call."""
+    call = _every_call(fmt, tool, {"url": "https://api.github.com/"})
+    assert not call.unchecked and call.host == "api.github.com"
+
+
+def test_copilot_pascal_case_payload_names_the_claude_tool() -> None:
+    """hooks-reference: a PascalCase PreToolUse payload reports tool_name as the Claude name
+    (Bash, Edit, WebFetch, ...), tool_input parsed from the JSON string."""
+    def pascal(tool: str, tool_input: Any) -> hook.Call:
+        record = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/w",
+                  "timestamp": "2026-12-01T00:00:00Z", "tool_name": tool,
+                  "tool_input": tool_input}
+        return hook.read_call(json.dumps(record).encode(), hook.HookConfig(format="copilot"))
+
+    assert pascal("Edit", {"path": "a.py"}).unchecked
+    assert pascal("Bash", {"command": "ls"}).unchecked
+    assert pascal("WebFetch", {"url": GOOD}).host == FIXTURE_HOST
+    assert "no target host" in pascal("WebSearch", {"query": "q"}).problem
 
 
 @pytest.mark.parametrize(("prompt", "words"), [

@@ -13,10 +13,17 @@ CLI"; the facts per CLI are in its table):
 * ``gemini``: the ``BeforeTool`` input (no per-call id: the attempt id is the SHA-256 of the
   whole input, which carries the session and a timestamp; an identical second input is a
   replay and is blocked).
-* ``cursor``: the ``preToolUse`` input (``tool_use_id``, else the digest as for gemini).
+* ``cursor``: the ``preToolUse`` input (``tool_input`` an object or a JSON string;
+  ``tool_use_id``, else the digest as for gemini).
 * ``copilot``: a camelCase ``preToolUse`` entry (``toolName``, ``toolArgs`` as a JSON string or
   object) or a PascalCase ``PreToolUse`` entry (``tool_name``, ``tool_input``); the digest is
   the attempt id.
+
+Cursor and Copilot are wired without a matcher (README: their documented matcher rules cannot
+name every network tool they ship), so the hook sees every tool call. A call of a tool in
+:data:`UNCHECKED_TOOLS` (the CLI's documented tools that reach no network, and its shell, which
+no hook can police) is allowed without a ledger check; every other tool name, MCP tools and
+names the hook does not know included, is checked as a network call.
 
 The answer (:func:`render`): a block is the CLI's explicit deny, a JSON decision on exit 0
 where the CLI reads one (Claude Code ``hookSpecificOutput.permissionDecision: "deny"``, Gemini
@@ -116,14 +123,15 @@ class HookConfig:
 class Call:
     """One tool call as read from the hook input."""
 
-    __slots__ = ("attempt_id", "host", "problem", "tool_name")
+    __slots__ = ("attempt_id", "host", "problem", "tool_name", "unchecked")
 
     def __init__(self, tool_name: str, attempt_id: str, host: str | None,
-                 problem: str = "") -> None:
+                 problem: str = "", unchecked: bool = False) -> None:
         self.tool_name = tool_name
         self.attempt_id = attempt_id
         self.host = host  # None: no readable target (then ``problem`` says why)
         self.problem = problem
+        self.unchecked = unchecked  # a tool of UNCHECKED_TOOLS: allowed, no ledger check
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Call) and all(
@@ -133,7 +141,7 @@ class Call:
 
     def __repr__(self) -> str:
         return (f"Call({self.tool_name!r}, {self.attempt_id!r}, {self.host!r}, "
-                f"{self.problem!r})")
+                f"{self.problem!r}, unchecked={self.unchecked!r})")
 
 
 class Blocked(Exception):
@@ -193,10 +201,8 @@ def _shape(record: dict[str, Any], data: bytes, config: HookConfig
                           "non-empty string of at most 256 characters")
         return tool_name, attempt, record.get(config.input_field), config.input_field
     if fmt == "copilot" and "toolName" in record:  # a camelCase ``preToolUse`` entry
-        args = record.get("toolArgs")
-        if isinstance(args, str):  # documented as a JSON string; parsed as strictly as stdin
-            args = _parse(args, "toolArgs")
-        return record.get("toolName"), _derived_attempt_id(data), args, "toolArgs"
+        return (record.get("toolName"), _derived_attempt_id(data), record.get("toolArgs"),
+                "toolArgs")
     event = EVENTS.get(fmt, "PreToolUse")  # copilot's PascalCase entry says PreToolUse too
     if record.get("hook_event_name") != event:
         raise Blocked(f"hook_event_name is {record.get('hook_event_name')!r}, not {event!r} "
@@ -209,6 +215,33 @@ def _shape(record: dict[str, Any], data: bytes, config: HookConfig
     elif not isinstance(attempt, str) or not attempt or len(attempt) > 256:
         attempt = _derived_attempt_id(data)  # gemini and copilot send none; cursor may not
     return record.get("tool_name"), attempt, record.get("tool_input"), "tool_input"
+
+
+#: The CLIs whose tool arguments may arrive as JSON text rather than an object: Copilot's
+#: ``toolArgs`` (docs.github.com copilot/reference/hooks-reference: ``toolArgs: unknown``, sent
+#: as a JSON string) and Cursor's MCP ``tool_input`` ("JSON params string":
+#: cursor.com/docs/agent/hooks, beforeMCPExecution; its preToolUse example shows an object).
+TEXT_INPUT_FORMATS = ("copilot", "cursor")
+
+#: Per ``--format`` wired without a matcher (the hook sees every call): the tools allowed with
+#: no ledger check, because they reach no network (or are the shell, which no hook can police:
+#: README "Shell tools"). Exact, case-sensitive names; any other name is checked as a network
+#: call, so a tool the lists do not know is blocked unless it names the minted host.
+UNCHECKED_TOOLS = {
+    # cursor.com/docs/agent/hooks, "Matcher Configuration": preToolUse "Values include Shell,
+    # Read, Write, Grep, Delete, Task, and MCP tools using the MCP:<tool_name> format" (its
+    # Web search and Browser tools' hook names are not documented: they are checked).
+    "cursor": frozenset({"Shell", "Read", "Write", "Grep", "Delete", "Task"}),
+    # docs.github.com copilot/reference/hooks-reference, "Tool names for hook matching" and the
+    # runtime-to-Claude tool name table (a PascalCase PreToolUse payload names the Claude tool);
+    # report_intent as Copilot CLI sends it (dotnet/runtime#125889). Network: web_fetch,
+    # web_search (WebFetch, WebSearch) and MCP tools, named <server>-<tool>: all checked.
+    "copilot": frozenset({
+        "ask_user", "bash", "powershell", "view", "create", "edit", "str_replace_editor",
+        "apply_patch", "grep", "rg", "glob", "task", "update_todo", "report_intent",
+        "Bash", "Read", "Write", "Edit", "Grep", "Glob", "AskUserQuestion", "TodoWrite",
+        "Agent", "Task"}),
+}
 
 
 #: Tools whose URLs travel inside free text, per ``--format``: (tool name) -> the text fields.
@@ -268,6 +301,10 @@ def read_call(data: bytes, config: HookConfig) -> Call:
     if not isinstance(tool_name, str) or not tool_name:
         name = config.tool_name_field if config.format == "generic" else "tool name"
         raise Blocked(f"field {name!r} missing or not a non-empty string")
+    if tool_name in UNCHECKED_TOOLS.get(config.format, ()):
+        return Call(tool_name, attempt_id, None, unchecked=True)
+    if isinstance(tool_input, str) and config.format in TEXT_INPUT_FORMATS:
+        tool_input = _parse(tool_input, input_name)  # as strictly as stdin itself
     if not isinstance(tool_input, dict):
         return Call(tool_name, attempt_id, None,
                     f"field {input_name!r} missing or not an object")
@@ -341,6 +378,8 @@ def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None
 
     assert isinstance(book, Ledger)
     call = read_call(data, config)
+    if call.unchecked:  # reaches no network the hook can police: no attempt to record
+        return Verdict(ALLOW_EXIT, "")
     where = f"tool {call.tool_name}, attempt {call.attempt_id}"
     if not is_regular_file(book.path):
         raise Blocked(f"no ledger at {book.path}")
