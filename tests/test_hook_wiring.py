@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gate.agent import hook
 from tests.core_helpers import FIXTURE_HOST
@@ -341,3 +343,26 @@ def test_the_last_resort_keeps_an_answer_already_sent(capfd: pytest.CaptureFixtu
     assert reply.send(True, "") == hook.ALLOW_EXIT
     assert hook._last_resort(reply, 0.3, wait=0.01) == hook.ALLOW_EXIT
     assert capfd.readouterr().err == ""
+
+
+_NAME = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"),
+                min_size=0, max_size=20)
+
+
+@given(server=_NAME, tool=_NAME)
+def test_no_mcp_tool_name_either_cli_makes_is_let_through(server: str, tool: str) -> None:
+    """A hostile MCP server picks its own tool names: whatever it picks, the name the CLI gives
+    the tool (Cursor ``MCP:<tool>``; Copilot ``<server-key>-<tool>``, ``mcp_<server>_<tool>``
+    as some reports have it) is never one the hook lets through unchecked."""
+    for fmt, name in (("cursor", f"MCP:{tool}"), ("copilot", f"{server}-{tool}"),
+                      ("copilot", f"mcp_{server}_{tool}")):
+        call = _every_call(fmt, name, {"url": "https://api.github.com/"})
+        assert not call.unchecked and call.host == "api.github.com", (fmt, name)
+
+
+def test_no_unchecked_name_has_the_shape_of_an_mcp_tool() -> None:
+    """The structural reason the property above holds: no name the hook lets through has the
+    shape either CLI gives an MCP tool."""
+    assert not [n for n in hook.UNCHECKED_TOOLS["cursor"] if n.startswith("MCP:")]
+    assert not [n for n in hook.UNCHECKED_TOOLS["copilot"] if "-" in n or n.startswith("mcp_")]
+    assert set(hook.UNCHECKED_TOOLS) == set(EVERY_CALL)  # none for the matcher-wired CLIs
