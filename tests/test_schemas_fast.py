@@ -40,6 +40,17 @@ BASES["stamp-set"] = [{
                   "manifest_sha256": SHA, "policy_sha256": None}}]
 BASES["dsse-envelope"] = [{"payloadType": "application/vnd.in-toto+json", "payload": "e30=",
                            "signatures": [{"keyid": "k", "sig": "A" * 86 + "=="}]}]
+BASES["rerun-memory-statement"] = [{
+    "_type": "https://in-toto.io/Statement/v1",
+    "subject": [{"name": "gate-rerun-memory.json", "digest": {"sha256": SHA}}],
+    "predicateType": "https://github.com/agent-patch-gate/gate/rerun-memory/v1",
+    "predicate": {"workflow_run_id": "42", "attempt": 1, "job": "gate", "head_sha": "b" * 40}}]
+_MEMORY = {"schema": "gate-rerun-memory/v1", "workflow_run_id": "42", "attempt": 1,
+           "head_sha": "b" * 40, "decided": True, "truncated": False, "reds": [], "job": "gate"}
+BASES.setdefault("rerun-memory", []).extend([
+    {**_MEMORY, "signature": {"keyid": "gate-1", "sig": "A" * 86 + "=="}},
+    {**_MEMORY, "signature": {"bundle": {"mediaType": "m", "verificationMaterial": {},
+                                         "dsseEnvelope": {}}}}])
 BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]

@@ -620,7 +620,8 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     github_env = _github_env(settings, env, foreign)
     signer = _gate_signer(env, pol)  # signs this attempt's re-run record (keys.gate)
     gate_keys = pol.signing.keys_of("gate") if pol.signing.mode == "ed25519" else ()
-    memory = rerun.earlier_reds(github_env, settings.check_name, gate_keys)  # attempt > 1 only
+    memory = rerun.earlier_reds(github_env, settings.check_name, gate_keys,  # attempt > 1 only
+                                _gate_record_check(env, pol))
     for line in memory.notes:
         print(workflow.log_line(line))
     decisions = _decide(settings, foreign, pol, now, memory.remembered, env)
@@ -723,11 +724,25 @@ class PairedInputError(GateInputError):
 def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
     """What signs this gate job's re-run record: with policy ``signing.mode`` ed25519 and
     ``signing.keys.gate``, the gate key given as ``signing-key`` (or ``signing-key-file``),
-    which must be one of those keys; else None (records unsigned)."""
+    which must be one of those keys; with ``signing.mode`` sigstore and
+    ``signing.sigstore.signer_workflows.gate``, the gate job's GitHub OIDC identity (keyless,
+    ``permissions: id-token: write``); else None (records unsigned)."""
+    from gate.records import memory, signing
+
+    if pol.signing.mode == "sigstore" and pol.signing.workflows_of("gate"):
+        from gate.records.sigstore_bundle import OIDC_VARIABLES
+
+        missing = [name for name in OIDC_VARIABLES if not env.get(name, "").strip()]
+        if missing:
+            raise GateInputError("permissions", "id-token",
+                                 f"{', '.join(missing)} unset: the policy lists signing.sigstore."
+                                 "signer_workflows.gate, so the gate job signs its re-run record"
+                                 " keyless; fix: give the gate job `permissions: id-token: "
+                                 "write`")
+        return signing.sigstore_record_signer(env)
     keys = pol.signing.keys_of("gate") if pol.signing.mode == "ed25519" else ()
     if not keys:
         return None
-    from gate.records import memory, signing
 
     key = _signing_key(env, env.get("GITHUB_WORKSPACE", "").strip())
     if key is None:
@@ -739,6 +754,30 @@ def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
     listed = signing.key_for(private, keys, "gate",
                              env.get("GATE_POLICY", "").strip() or "(policy)")
     return signing.record_signer(private, listed.id, memory.PAYLOAD_TYPE)
+
+
+def _gate_record_check(env: Mapping[str, str], pol: Any) -> Any:
+    """Sigstore mode with ``signing.sigstore.signer_workflows.gate``: what an earlier attempt's
+    re-run record must be signed by (gate.records.signing.record_bundle_problem): this
+    repository and its id, this run and that attempt, this job's commit (``GITHUB_SHA`` as the
+    runner set it: a workflow_run's own, not the pull request's), this job, a workflow of the
+    gate's list. Else None."""
+    workflows = pol.signing.workflows_of("gate") if pol.signing.mode == "sigstore" else ()
+    if not workflows:
+        return None
+    from gate.github import rerun
+    from gate.records import signing
+
+    identity = signing.GateIdentity(
+        repository=env.get("GITHUB_REPOSITORY", "").strip(),
+        repository_id=env.get("GITHUB_REPOSITORY_ID", "").strip(),
+        run_id=env.get("GITHUB_RUN_ID", "").strip(),
+        head_sha=env.get("GITHUB_SHA", "").strip().lower(), job=rerun.job_name(env),
+        workflows=workflows)
+
+    def check(record: Mapping[str, object], attempt: int) -> str | None:
+        return signing.record_bundle_problem(record, attempt, identity)
+    return check
 
 
 def _bad_input_signer(env: Mapping[str, str]) -> Any:
@@ -770,13 +809,16 @@ def _report_bad_input(exc: GateInputError, env: Mapping[str, str]) -> None:
 
     signer = _bad_input_signer(env)
     if isinstance(exc, PairedInputError):
-        record = rerun.record_text(github_env, exc.reds, signer=signer)
+        reds, decided = exc.reds, True
     else:  # not paired: still every red stamp that validates (a full re-run must not forget it)
         from gate.records import pairing
 
         folders = [env.get(n, "").strip() for n in ("GATE_STAMPS_DIR", "GATE_TRUSTED_STAMPS_DIR")]
-        record = rerun.record_text(github_env, pairing.salvage_reds(folders), decided=False,
-                                   signer=signer)
+        reds, decided = pairing.salvage_reds(folders), False
+    try:
+        record = rerun.record_text(github_env, reds, decided=decided, signer=signer)
+    except GateInputError:  # the signing failed (Sigstore): unsigned, a later attempt closes
+        record = rerun.record_text(github_env, reds, decided=decided)
     url, notes = publish.publish_error(what, github_env, name=name, view=view, memory=record)
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:

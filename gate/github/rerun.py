@@ -11,6 +11,11 @@ listed now do not hold them. A record of an attempt that could not decide (bad i
 holds the red stamps that validated before it stopped, and they are remembered the same way:
 one malformed file never erases a red (issue 20.4).
 
+Signed records (README, Signed stamps): with the policy's ``signing.keys.gate`` (ed25519) or
+``signing.sigstore.signer_workflows.gate`` (sigstore, keyless: a Sigstore bundle of the
+record, gate.records.signing.record_bundle_problem), every earlier attempt's record must be
+signed for this run, its own attempt and this job, whatever its check run concluded.
+
 Fail closed, only ever adding reds: memory never removes a red, so a forged check run can only
 close the gate. What cannot be read closes it (:class:`GateInputError`, one line naming the
 check run and the fix):
@@ -32,7 +37,7 @@ to lose; the decision is the stamps' alone, as before. Attempt 1 asks nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gate.errors import GateInputError
@@ -61,6 +66,11 @@ def attempt_of(env: Mapping[str, str]) -> int:
     return int(raw) if _DIGITS.fullmatch(raw) and int(raw) > 0 else 1
 
 
+def job_name(env: Mapping[str, str]) -> str:
+    """GITHUB_JOB as a signed record names it (the schema's spelling)."""
+    return _JOB.sub("-", env.get("GITHUB_JOB", "") or "job")[:100] or "job"
+
+
 def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
                 decided: bool = True, signer: memory.Signer | None = None) -> str:
     """This attempt's hidden record (empty outside a workflow run: nothing can re-run it).
@@ -74,7 +84,7 @@ def record_text(env: Mapping[str, str], reds: Sequence[Mapping[str, str]], *,
         return ""
     record = memory.build(run_id, attempt_of(env), sha, reds, decided=decided)
     if signer is not None:  # signed: the job is named too (policy signing.keys.gate)
-        record["job"] = _JOB.sub("-", env.get("GITHUB_JOB", "") or "job")[:100] or "job"
+        record["job"] = job_name(env)
     try:
         return memory.encode(record, signer=signer)
     except GateInputError:  # a red the schema cannot hold: later attempts must stay closed
@@ -104,11 +114,19 @@ def _problem(record: Mapping[str, object], run_id: str, attempt: int, sha: str) 
     return None
 
 
-def earlier_reds(env: Mapping[str, str], name: str, keys: Sequence[Key] = ()) -> Memory:
+#: Why an earlier attempt's record (schema-valid, for this run, attempt and commit) is not
+#: signed as the policy requires, given that attempt's number; None when it is (sigstore mode:
+#: gate.records.signing.record_bundle_problem).
+RecordCheck = Callable[[Mapping[str, object], int], "str | None"]
+
+
+def earlier_reds(env: Mapping[str, str], name: str, keys: Sequence[Key] = (),
+                 check: RecordCheck | None = None) -> Memory:
     """The reds the earlier attempts of this workflow run recorded (see the module doc). With
-    ``keys`` (the policy's ``signing.keys.gate``), every earlier attempt's record must be
-    signed by one of them for this run, attempt and job, whatever its check run concluded: an
-    unsigned, wrongly signed or missing record closes, as an unreadable one does."""
+    ``keys`` (the policy's ``signing.keys.gate``) or ``check`` (sigstore mode, the policy's
+    ``signing.sigstore.signer_workflows.gate``), every earlier attempt's record must be
+    signed for this run, attempt and job, whatever its check run concluded: an unsigned,
+    wrongly signed or missing record closes, as an unreadable one does."""
     attempt = attempt_of(env)
     if attempt <= 1:
         return Memory()
@@ -150,8 +168,10 @@ def earlier_reds(env: Mapping[str, str], name: str, keys: Sequence[Key] = ()) ->
             why = _problem(record, run_id, k, settings.head_sha)
             if why is None and keys:
                 why = _signature_problem(record, _JOB.sub("-", job), keys)
+            if why is None and check is not None:
+                why = check(record, k)
         except memory.RecordProblem as exc:
-            if run.conclusion == "success" and not keys:
+            if run.conclusion == "success" and not keys and check is None:
                 continue  # a success saw no conclusive red: nothing to remember
             why = exc.why  # signed records: a success's text can be edited too
         if why is not None:

@@ -84,8 +84,9 @@ def build(workflow_run_id: str, attempt: int, head_sha: str,
 #: :func:`signed_bytes`): gate/records/signing.py.
 PAYLOAD_TYPE = "application/vnd.agent-patch-gate.rerun-memory+json"
 
-#: Signs a record's :func:`signed_bytes`: returns ``{"keyid": ..., "sig": ...}``.
-Signer = Callable[[bytes], dict[str, str]]
+#: Signs a record's :func:`signed_bytes`: returns the record's ``signature`` (ed25519:
+#: ``{"keyid": ..., "sig": ...}``; sigstore: ``{"bundle": {...}}``).
+Signer = Callable[[bytes], dict[str, Any]]
 
 
 def signed_bytes(record: Mapping[str, Any]) -> bytes:
@@ -93,11 +94,29 @@ def signed_bytes(record: Mapping[str, Any]) -> bytes:
     return canonical_json({k: v for k, v in record.items() if k != "signature"})
 
 
-def _comment(record: Mapping[str, Any], signer: Signer | None = None) -> str:
-    if signer is not None:
-        record = {**record, "signature": signer(signed_bytes(record))}
+def _comment(record: Mapping[str, Any], signature: Mapping[str, Any] | None = None) -> str:
+    if signature is not None:
+        record = {**record, "signature": signature}
     payload = base64.b64encode(zlib.compress(canonical_json(record), 9)).decode("ascii")
     return f"{OPEN}{payload}{CLOSE}"
+
+
+def _fitting(record: Mapping[str, Any], signature: Mapping[str, Any] | None,
+             max_bytes: int) -> dict[str, Any]:
+    """``record`` with as many of its reds (in order) as fit within ``max_bytes`` beside
+    ``signature``, ``truncated: true`` when some are cut: a bisection over the count."""
+    if len(_comment(record, signature)) <= max_bytes:
+        return dict(record)
+    reds = list(record["reds"])
+    low, high = 0, len(reds)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(_comment({**record, "truncated": True, "reds": reds[:middle]},
+                        signature)) <= max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    return {**record, "truncated": True, "reds": reds[:low]}
 
 
 #: The most reds a record holds (the schema's ``reds.maxItems``).
@@ -113,18 +132,21 @@ def encode(record: Mapping[str, Any], max_bytes: int = MAX_COMMENT_BYTES,
     if len(record["reds"]) > MAX_REDS:  # more than the schema holds: cut first, then check
         record = {**record, "truncated": True, "reds": list(record["reds"])[:MAX_REDS]}
     schemas.validate("rerun-memory", dict(record), "(re-run memory being written)")
-    text = _comment(record, signer)
-    if len(text) <= max_bytes:
-        return text
-    reds = list(record["reds"])
-    low, high = 0, len(reds)  # the most reds that fit: a bisection over the count
-    while low < high:
-        middle = (low + high + 1) // 2
-        if len(_comment({**record, "truncated": True, "reds": reds[:middle]}, signer)) <= max_bytes:
-            low = middle
-        else:
-            high = middle - 1
-    return _comment({**record, "truncated": True, "reds": reds[:low]}, signer)
+    if signer is None:
+        return _comment(_fitting(record, None, max_bytes))
+    # Signed: a signature (a Sigstore bundle: a network round trip) is made a few times at
+    # most, never per bisection step. The cut is chosen beside the last signature, whose size
+    # hardly depends on the reds (a bundle's log proof may grow by a hash), then signed again.
+    slack = 0
+    signature = signer(signed_bytes(record))
+    for _ in range(3):
+        if len(_comment(record, signature)) <= max_bytes:
+            return _comment(record, signature)
+        record = _fitting(record, signature, max_bytes - slack)
+        signature = signer(signed_bytes(record))
+        slack += 1024
+    record = {**record, "truncated": True, "reds": []}
+    return _comment(record, signer(signed_bytes(record)))
 
 
 def decode(text: str | None) -> dict[str, Any]:

@@ -48,6 +48,7 @@ NAMES = (
     "rerun-memory",
     "stamp-set",
     "dsse-envelope",
+    "rerun-memory-statement",
 )
 
 

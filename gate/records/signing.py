@@ -357,3 +357,93 @@ def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: Signin
                 out[source] = (f"artifact {folder!r}: server_class: a {stamp_class} stamp in a "
                                f"{server_class} artifact")
     return out
+
+
+# --- the gate job's re-run record in sigstore mode -------------------------------------------
+
+#: The predicate type of a gate job's re-run record statement (never a stamp set's).
+RECORD_PREDICATE_TYPE = "https://github.com/agent-patch-gate/gate/rerun-memory/v1"
+#: The one subject's name: the record itself (schemas/rerun-memory.schema.json).
+RECORD_SUBJECT = "gate-rerun-memory.json"
+
+
+def record_statement(signed: bytes) -> dict[str, Any]:
+    """The statement a gate job signs keyless for its re-run record, from the record's
+    :func:`gate.records.memory.signed_bytes`: its sha256 as the one subject, its run, attempt,
+    job and commit as the predicate."""
+    record = parse_json(signed, "(re-run record being signed)")
+    assert isinstance(record, dict)
+    statement = {"_type": rules.STATEMENT_TYPE,
+                 "subject": [{"name": RECORD_SUBJECT, "digest": {"sha256": sha256_hex(signed)}}],
+                 "predicateType": RECORD_PREDICATE_TYPE,
+                 "predicate": {name: record.get(name)
+                               for name in ("workflow_run_id", "attempt", "job", "head_sha")}}
+    schemas.validate("rerun-memory-statement", statement, "(re-run record statement)")
+    return statement
+
+
+def sigstore_record_signer(env: Mapping[str, str]) -> Callable[[bytes], dict[str, Any]]:
+    """Signs a gate job's re-run record keyless (``{"bundle": ...}``), with the job's GitHub
+    OIDC identity, the way the stamp jobs sign their stamp sets (:func:`sigstore_signer`)."""
+    def sign(signed: bytes) -> dict[str, Any]:
+        bundle = sigstore_signer()(record_statement(signed), env=env)
+        return {"bundle": parse_json(bundle, "(the re-run record's Sigstore bundle)")}
+    return sign
+
+
+@dataclass(frozen=True, slots=True)
+class GateIdentity:
+    """What an earlier attempt's re-run record bundle must name (sigstore mode): this
+    repository (``owner/name`` and id), this run, the gate job's commit (``GITHUB_SHA``: the
+    same in every attempt of a run), this job, and a workflow of the policy's gate list."""
+
+    repository: str
+    repository_id: str
+    run_id: str
+    head_sha: str
+    job: str
+    workflows: tuple[str, ...]
+
+
+def record_bundle_problem(record: Mapping[str, Any], attempt: int, identity: GateIdentity
+                          ) -> str | None:
+    """Why ``record`` (an earlier attempt's, already schema-valid and checked for its run,
+    attempt and commit) is not signed keyless by this run's gate job of ``attempt``; None when
+    it is. Its bundle verifies against the pinned trusted root with the identity
+    :class:`GateIdentity` names (the run invocation URI: this run and ``attempt``), and its
+    statement's one subject is the record's own bytes."""
+    from gate.errors import GateInputError as Refusal
+    from gate.records import memory, sigstore_bundle
+
+    signature = record.get("signature")
+    if not isinstance(signature, Mapping) or "bundle" not in signature:
+        return ("it is not signed keyless (the policy lists "
+                "signing.sigstore.signer_workflows.gate)")
+    where = f"attempt {attempt}'s gate record"
+    try:
+        expect = sigstore_bundle.Expectation(
+            repository=identity.repository, repository_id=identity.repository_id,
+            run_id=identity.run_id, run_attempt=str(attempt), commit=identity.head_sha,
+            server_class="gate", signer_workflows=identity.workflows,
+            signer_field="signing.sigstore.signer_workflows.gate")
+    except Refusal as exc:
+        return f"the gate job cannot check its bundle: its own {exc.field} {exc.message}"
+    try:
+        payload = sigstore_bundle.verify_bundle(canonical_json(signature["bundle"]),
+                                                expect=expect, where=where)
+        statement = parse_json(payload, where)
+        schemas.validate("rerun-memory-statement", statement, where)
+    except Refusal as exc:
+        return f"its bundle is refused: {exc.field}: {exc.message}"
+    assert isinstance(statement, dict)
+    digest = statement["subject"][0]["digest"]["sha256"]
+    if digest != sha256_hex(memory.signed_bytes(record)):
+        return "its bundle signs other bytes than the record holds (an edited record)"
+    for name, got in statement["predicate"].items():
+        if record.get(name) != got:
+            return (f"its bundle's predicate names {name} {str(got)[:100]!r}, the record "
+                    f"{str(record.get(name))[:100]!r}")
+    if record.get("job") != identity.job:
+        return (f"its gate record is signed for the job {str(record.get('job'))[:100]!r}, "
+                f"not {identity.job!r}")
+    return None

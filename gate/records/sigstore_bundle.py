@@ -60,7 +60,9 @@ IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json"
 RUNNER_ENVIRONMENT: dict[str, str] = {"local-pinned": "self-hosted",
                                       "free-server": "github-hosted"}
 
-ServerClass = Literal["local-pinned", "free-server"]
+#: A stamp class, or ``gate``: the gate job's own re-run record (any runner environment).
+ServerClass = Literal["local-pinned", "free-server", "gate"]
+SIGNERS = ("local-pinned", "free-server", "gate")
 
 #: The Fulcio certificate extensions compared (sigstore/fulcio docs/oid-info.md; all are the
 #: "v2" kind, a DER-encoded UTF8String), by the name a refusal uses for them.
@@ -119,6 +121,8 @@ class Expectation:
     signer_workflows: tuple[str, ...]
     server_url: str = "https://github.com"
     issuer: str = GITHUB_ACTIONS_ISSUER
+    #: The policy field the signer workflows come from (named in a refusal).
+    signer_field: str = "signing.sigstore.signer_workflows"
 
     def __post_init__(self) -> None:
         where = "signing expectation"
@@ -131,9 +135,9 @@ class Expectation:
         for name in ("repository_id", "run_id", "run_attempt"):
             if not getattr(self, name).isdigit():
                 raise GateInputError(where, name, "must be decimal digits")
-        if self.server_class not in RUNNER_ENVIRONMENT:
+        if self.server_class not in SIGNERS:
             raise GateInputError(where, "server_class", f"must be one of "
-                                 f"{sorted(RUNNER_ENVIRONMENT)}, got {self.server_class!r}")
+                                 f"{list(SIGNERS)}, got {self.server_class!r}")
         if not self.signer_workflows or not all(isinstance(w, str) and w.startswith("https://")
                                                 for w in self.signer_workflows):
             raise GateInputError(where, "signer_workflows", "name at least one build signer "
@@ -149,12 +153,13 @@ class Expectation:
                 f"/attempts/{self.run_attempt}")
 
     @property
-    def runner_environment(self) -> str:
-        return RUNNER_ENVIRONMENT[self.server_class]
+    def runner_environment(self) -> str | None:
+        """The class's runner environment; None for the gate (a gate job runs on either)."""
+        return RUNNER_ENVIRONMENT.get(self.server_class)
 
     def exact(self) -> dict[str, str]:
         """Each single-valued claim and the value it must have."""
-        return {
+        claims = {
             "issuer": self.issuer,
             "runner environment": self.runner_environment,
             "source repository URI": self.source_repository_uri,
@@ -162,6 +167,7 @@ class Expectation:
             "source repository identifier": self.repository_id,
             "run invocation URI": self.run_invocation_uri,
         }
+        return {name: value for name, value in claims.items() if value is not None}
 
     def signer_allowed(self, uri: str) -> bool:
         """True if ``uri`` (the certificate's build signer URI) is one the policy names."""
@@ -217,8 +223,8 @@ def check_identity(cert: Certificate, expect: Expectation, *, where: str) -> Non
     signer = _claim(cert, "build signer URI", where)
     if not expect.signer_allowed(signer):
         raise SigstoreRefusal(where, "build signer URI", f"signed by {signer!r}, which is not "
-                              "one of the workflows the policy's signing.sigstore."
-                              f"signer_workflows allows to sign for {expect.server_class} "
+                              f"one of the workflows the policy's {expect.signer_field} "
+                              f"allows to sign for {expect.server_class} "
                               f"{list(expect.signer_workflows)!r}")
 
 
