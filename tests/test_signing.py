@@ -83,7 +83,8 @@ def _gate_env(tmp_path: Path, **extra: str) -> dict[str, str]:
            "GITHUB_OUTPUT": str(tmp_path / "output.txt"),
            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "GATE_MODE": "gate",
            "GATE_STAMPS_DIR": str(tmp_path / "stamps"), "GATE_NOW": str(NOW),
-           "GATE_POLICY": str(tmp_path / "policy.yml")}
+           "GATE_POLICY": str(tmp_path / "policy.yml"),
+           "GATE_MANIFEST": str(tmp_path / "manifest.yml")}  # the stamp jobs' (one checkout)
     env.update(extra)
     return env
 

@@ -186,7 +186,8 @@ def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
            "GITHUB_OUTPUT": str(tmp_path / "output.txt"),
            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "GATE_MODE": "gate",
            "GATE_STAMPS_DIR": str(tmp_path / "stamps"), "GATE_NOW": str(NOW),
-           "GATE_POLICY": str(tmp_path / "policy.yml")}
+           "GATE_POLICY": str(tmp_path / "policy.yml"),
+           "GATE_MANIFEST": str(tmp_path / "manifest.yml")}
     code = action.run(env)
     text = (tmp_path / "output.txt").read_text(encoding="utf-8")
     report_path = text.split("report<<", 1)[1].split("\n", 2)[1]

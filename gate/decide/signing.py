@@ -75,6 +75,13 @@ class Expect:
     run_ids: tuple[str, ...]  # this run, or the workflow_run run decided on
     max_attempt: int  # the attempt being decided: a statement never names a later one
     head_sha: str = ""  # empty: not compared (a workflow_run's jobs ran on another SHA)
+    #: The policy and manifest files the gate job decides with (sha256 hex; None: it has no
+    #: such file), compared with the predicate's when ``files_compared`` (this run's own
+    #: stamps; another run's, workflow_run, ran on the pull request's commit, whose files may
+    #: differ: not compared).
+    files_compared: bool = False
+    policy_sha256: str | None = None
+    manifest_sha256: str | None = None
 
 
 def predicate_problem(predicate: Mapping[str, object], expect: Expect) -> tuple[str, str] | None:
@@ -107,6 +114,30 @@ def predicate_problem(predicate: Mapping[str, object], expect: Expect) -> tuple[
     if expect.head_sha and predicate.get("head_sha") != expect.head_sha:
         return ("predicate.head_sha", f"{str(predicate.get('head_sha'))[:12]!r}, not the commit "
                 f"decided on ({expect.head_sha[:12]})")
+    if expect.files_compared:
+        return files_problem(predicate, expect)
+    return None
+
+
+def _digest(value: object) -> str:
+    return "null (no file)" if value is None else repr(str(value)[:12])
+
+
+def files_problem(predicate: Mapping[str, object], expect: Expect) -> tuple[str, str] | None:
+    """(field, why) when the stamp set was signed under another policy or manifest file than
+    the gate job decides with (or the gate job has no manifest to tell)."""
+    for name, wanted, what in (("policy_sha256", expect.policy_sha256, "policy"),
+                               ("manifest_sha256", expect.manifest_sha256, "manifest")):
+        got = predicate.get(name)
+        if wanted is None and what == "manifest":
+            return (f"predicate.{name}", "the gate job has no manifest file to compare it "
+                    "with; fix: check the repository out in the gate job and give its manifest "
+                    "input the stamp jobs' manifest")
+        if got != wanted:
+            return (f"predicate.{name}", f"{_digest(got)}, not the {what} file the gate job "
+                    f"decides with ({_digest(wanted)}): the stamps were made under another "
+                    f"{what}; fix: give every job of the run the same {what} input (and the "
+                    "same checkout)")
     return None
 
 

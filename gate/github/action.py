@@ -538,14 +538,31 @@ def _signed(settings: Settings, directory: Path, loaded: list[Any], signing: Any
     run_id = foreign.run_id if foreign is not None else env.get("GITHUB_RUN_ID", "").strip()
     attempt = 10**9 if foreign is not None else rerun.attempt_of(env)
     head = "" if foreign is not None else env.get("GITHUB_SHA", "").strip().lower()
+    policy_sha, manifest_sha = _file_digests(settings)
 
     def expect(artifact: str, server_class: str, job: str, run_attempt: int) -> Expect:
         return Expect(artifact, server_class, job, run_attempt, repository,
-                      env.get("GITHUB_REPOSITORY_ID", "").strip(), (run_id,), attempt, head)
+                      env.get("GITHUB_REPOSITORY_ID", "").strip(), (run_id,), attempt, head,
+                      files_compared=foreign is None, policy_sha256=policy_sha,
+                      manifest_sha256=manifest_sha)
 
     why = signed.refusals(directory, [(i.source, i.stamp["server_class"]) for i in loaded],
                           signing, settings.artifact_prefix, expect)
     return pairing.refuse(loaded, why)
+
+
+def _file_digests(settings: Settings) -> tuple[str | None, str | None]:
+    """The sha256 of the policy and manifest files the gate job decides with, as a stamp
+    job's signing step records them (None: no such file), for :func:`_signed`."""
+    from gate.records import signing
+    from gate.records.files import is_regular_file, read_bytes_capped
+
+    def digest(name: str) -> str | None:
+        path = Path(name) if name else None
+        if path is None or not is_regular_file(path):
+            return None
+        return signing.sha256_hex(read_bytes_capped(path))
+    return digest(settings.policy), digest(settings.manifest)
 
 
 def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
