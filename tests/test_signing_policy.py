@@ -222,3 +222,58 @@ def test_each_build_signer_uri_form_the_verifier_compares_is_accepted(tmp_path: 
                                                                       uri: str) -> None:
     sign = _load(tmp_path, _sigstore(f"{{local-pinned: ['{uri}']}}", "local-pinned") + "\n")
     assert sign.signing.workflows_of(LOCAL) == (uri,)
+
+
+def test_a_workflow_listed_twice_is_exit_2(tmp_path: Path) -> None:
+    for text, field in ((_sigstore(f"['{WF}', '{WF}']"), "signing.sigstore.signer_workflows.1"),
+                        (_sigstore(f"{{free-server: ['{WF}', '{WF}']}}"),
+                         "signing.sigstore.signer_workflows.free-server.1")):
+        with pytest.raises(GateInputError) as caught:
+            _load(tmp_path, text + "\n")
+        assert caught.value.field == field and "listed twice" in caught.value.message
+
+
+# --- gate policy check says what the signing block means ------------------------------------
+
+
+def _check(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    from gate.commands.main import main
+
+    path = tmp_path / "policy.yml"
+    path.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["policy", "check", str(path)]) == 0
+    return [line.removeprefix(f"{path}: ") for line in capsys.readouterr().out.splitlines()]
+
+
+def test_policy_check_prints_who_signs_for_each_class(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _check(tmp_path, _sigstore(f"{{local-pinned: ['{LOCAL_WF}'], gate: ['{GATE_WF}']}}",
+                                       "local-pinned") + "\n", capsys)
+    assert lines[:4] == [
+        "signing: mode sigstore, require local-pinned",
+        f"signing: local-pinned signer workflows: {LOCAL_WF}",
+        "signing: free-server: not required signed (require local-pinned)",
+        f"signing: gate signer workflows: {GATE_WF}"]
+    assert lines[-1] == "policy: 0 entries, 0 findings"
+
+
+def test_policy_check_notes_the_list_form_and_unsigned_gate_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _check(tmp_path, _sigstore(f"['{LOCAL_WF}', '{FREE_WF}']", "all") + "\n", capsys)
+    assert f"signing: free-server signer workflows: {LOCAL_WF}, {FREE_WF}" in lines
+    assert "signing: gate: no signer workflows: the gate's re-run records are unsigned" in lines
+    assert any(line.startswith("signing: note: signer_workflows is one list for both classes")
+               for line in lines)
+
+
+def test_policy_check_names_the_ed25519_key_ids_and_says_when_signing_is_off(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = f"{{id: pinned-2026, public_key: '{GOOD_KEY}'}}"
+    lines = _check(tmp_path, "signing: {mode: ed25519, require: local-pinned, keys: "
+                             f"{{local-pinned: [{key}]}}}}\n", capsys)
+    assert "signing: local-pinned keys: pinned-2026" in lines
+    assert "signing: gate: no keys: the gate's re-run records are unsigned" in lines
+    assert not any("note:" in line for line in lines)
+    lines = _check(tmp_path, "allowlist: []\n", capsys)
+    assert lines[0].startswith("signing: mode off: stamps and re-run records are unsigned")

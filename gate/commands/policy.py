@@ -38,5 +38,7 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
         say(f"{args.file}: {line}")
     for finding in findings:
         say(f"{args.file}: {finding}")
+    for line in policy.describe_signing(pol.signing):
+        say(f"{args.file}: {line}")
     say(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
     return CLOSED if findings else OPEN

@@ -47,6 +47,7 @@ class SigningPolicy:
     keys: tuple[tuple[str, Key], ...] = ()  # (owner: a server class or "gate", key)
     #: sigstore mode: (owner: a server class or "gate", build signer URI)
     workflows: tuple[tuple[str, str], ...] = ()
+    per_class: bool = False  # signer_workflows in the mapping form (else the 0.2.0 list)
 
     def required(self, server_class: str) -> bool:
         """Whether a stamp of ``server_class`` must be signed."""

@@ -264,9 +264,10 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
         raise GateInputError(source, "signing.sigstore",
                              f"only for mode sigstore (mode is {mode}): remove it or set the "
                              "mode")
-    workflows = _signer_workflows(raw.get("sigstore", {}).get("signer_workflows"), mode,
-                                  require, source)
-    return SigningPolicy(mode, require, tuple(keys), workflows=workflows)
+    listed = raw.get("sigstore", {}).get("signer_workflows")
+    workflows = _signer_workflows(listed, mode, require, source)
+    return SigningPolicy(mode, require, tuple(keys), workflows=workflows,
+                         per_class=isinstance(listed, dict))
 
 
 def _signer_workflows(raw: Any, mode: str, require: str, source: str
@@ -284,6 +285,13 @@ def _signer_workflows(raw: Any, mode: str, require: str, source: str
                                  "URIs allowed to sign stamps; fix: list them per class "
                                  "(local-pinned: [...], free-server: [...])")
         return ()
+    lists = {"": raw} if isinstance(raw, list) else raw
+    for owner, uris in lists.items():
+        for index, uri in enumerate(uris):
+            if uri in uris[:index]:
+                where = f"{field}.{owner}.{index}" if owner else f"{field}.{index}"
+                raise GateInputError(source, where, f"{uri[:200]!r} is listed twice; fix: "
+                                     "remove one")
     if isinstance(raw, list):
         return tuple((owner, uri) for owner in (LOCAL, FREE) for uri in raw)
     if not raw:
@@ -304,6 +312,37 @@ def _signer_workflows(raw: Any, mode: str, require: str, source: str
                                  "run the gate job in a reusable workflow of its own and list "
                                  "that file here")
     return tuple((owner, uri) for owner in (LOCAL, FREE, GATE) for uri in raw.get(owner, ()))
+
+
+def describe_signing(sign: SigningPolicy) -> list[str]:
+    """What the ``signing:`` section says, for people (``gate policy check``): the mode and
+    requirement, who may sign for each class and for the gate, and what stays unsigned."""
+    from gate.decide.signing import FREE, GATE, LOCAL
+
+    if sign.mode == "off":
+        return ["signing: mode off: stamps and re-run records are unsigned (README, Signed "
+                "stamps, says how to turn signing on)"]
+    lines = [f"signing: mode {sign.mode}, require {sign.require}"]
+    for owner in (LOCAL, FREE, GATE):
+        if sign.mode == "ed25519":
+            signers = [key.id for key in sign.keys_of(owner)]
+            what = "keys"
+        else:
+            signers = list(sign.workflows_of(owner))
+            what = "signer workflows"
+        if signers:
+            lines.append(f"signing: {owner} {what}: {', '.join(signers)}")
+        elif owner == GATE:
+            lines.append(f"signing: gate: no {what}: the gate's re-run records are unsigned")
+        elif sign.required(owner):  # pragma: no cover - refused at load
+            lines.append(f"signing: {owner}: no {what}")
+        else:
+            lines.append(f"signing: {owner}: not required signed (require {sign.require})")
+    if sign.mode == "sigstore" and not sign.per_class:
+        lines.append("signing: note: signer_workflows is one list for both classes, so only the "
+                     "certificate's runner environment tells a local-pinned signer from a "
+                     "free-server one; prefer the per-class form (README, Signed stamps)")
+    return lines
 
 
 def load(path: Path | None) -> Policy:
