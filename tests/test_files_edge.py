@@ -154,6 +154,7 @@ READERS: dict[str, Callable[[Path], object]] = {
     "open_fd": lambda p: os.close(files.open_fd(p)),
     "file_size": files.file_size,
     "file_digest": lambda p: hashing.file_digest(str(p)),
+    "read_listed_capped": lambda p: list(files.read_listed_capped([str(p)])),
 }
 WRITERS: dict[str, Callable[[Path], object]] = {
     "append_bytes": lambda p: files.append_bytes(p, b"evil\n"),
@@ -174,6 +175,54 @@ def test_every_function_refuses_every_hostile_layout(tmp_path: Path, func: str) 
         assert info.value.field == "(file)", (name, info.value)
     assert (tmp_path / "real" / "target.txt").read_bytes() == b"secret\n"
     assert not (tmp_path / "nowhere").exists()
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _outcome(call: Callable[[], object]) -> object:
+    try:
+        return call()
+    except GateInputError as exc:
+        return ("refused", exc.source, exc.field, exc.message)
+
+
+def test_read_listed_capped_reads_and_refuses_as_read_bytes_capped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder-descriptor reader (pairing's) gives each file's bytes or the very refusal
+    read_bytes_capped gives, after a good file of the same folder opened that folder, and
+    leaves no descriptor open whether it ends or stops at a refusal."""
+    monkeypatch.setenv("GATE_MAX_RECORD_BYTES", "64")
+    good = _regular(tmp_path / "good.json")
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "big.json").write_bytes(b"x" * 65)
+    (tmp_path / "edge.json").write_bytes(b"y" * 64)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "s.json").write_bytes(b"{}")
+    hostile = layouts(tmp_path)
+    names = [str(good), str(tmp_path / "empty.json"), str(tmp_path / "sub" / "s.json"),
+             str(tmp_path / "edge.json"), str(tmp_path / "big.json"),
+             str(tmp_path / "missing.json"), *(str(p) for p in hostile.values())]
+    before = _open_fds()
+    for name in names:
+        want = _outcome(lambda name=name: files.read_bytes_capped(name))
+        got = _outcome(lambda name=name: list(files.read_listed_capped([str(good), name])))
+        if isinstance(want, bytes):
+            assert got == [b"secret\n", want], name
+        else:
+            assert got == want, name
+    every = files.read_listed_capped(names[:4])
+    assert [next(every) for _ in range(4)] == [b"secret\n", b"", b"{}", b"y" * 64]
+    with pytest.raises(StopIteration):
+        next(every)
+    assert _open_fds() == before
+
+
+def test_read_listed_capped_asks_for_nothing_before_the_first_file(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_MAX_RECORD_BYTES", "not a number")
+    assert list(files.read_listed_capped([])) == []
 
 
 def test_base_keeps_a_path_inside_its_folder(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from gate.errors import GateInputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing (and tempfile, below) cost `gate halt hook` start-up
+    from collections.abc import Generator, Iterable
     from typing import Any
 
 #: Largest record file read, in bytes (override with GATE_MAX_RECORD_BYTES).
@@ -293,6 +294,61 @@ def read_bytes_capped(path: Path | str, cap: int | None = None,
         raise _refused(path, f"larger than the {limit}-byte limit"
                        + (f" (raise it with {override})" if override else ""))
     return data
+
+
+def read_listed_capped(paths: Iterable[str]) -> Generator[bytes, None, None]:
+    """:func:`read_bytes_capped` of each path (the record cap), in order, one as each is asked
+    for (a caller that parses each file before taking the next still meets the first bad file
+    first, whatever is wrong with it), for paths a folder walk has just listed as regular files
+    (``os.scandir``, links and special files refused, as ``gate.records.pairing`` lists stamps:
+    that listing stands in for the ``lstat`` :func:`open_fd` makes before it opens).
+
+    Each folder is opened once: a run of paths in one folder is opened relative to that
+    folder's descriptor (reached by :func:`_parent_fd`, no link followed on the way), each file
+    with ``O_NOFOLLOW | O_NONBLOCK``, checked regular by ``fstat`` and read in one call sized
+    from it: four system calls a file instead of two per path component. Whatever is not
+    plainly a regular file within the cap read whole (a link, a FIFO, a missing or oversized
+    file, a read that disagrees with ``fstat``, a name the system refuses) is read again by
+    :func:`read_bytes_capped` itself, so every refusal is the one it gives."""
+    flags = os.O_RDONLY | _NOFOLLOW | NONBLOCK | _CLOEXEC
+    limit = -1
+    folder: str | None = None
+    parent = -1
+    try:
+        for path in paths:
+            if limit < 0:
+                limit = max_record_bytes()
+            head, _, name = path.rpartition("/")
+            if not head or name in ("", ".", ".."):
+                yield read_bytes_capped(path)
+                continue
+            if head != folder:
+                if parent >= 0:
+                    os.close(parent)
+                    parent, folder = -1, None
+                parent, _ = _parent_fd(path, None, False)
+                folder = head
+            data: bytes | None = None
+            try:
+                fd = os.open(name, flags, dir_fd=parent)
+            except (OSError, ValueError):
+                fd = -1
+            if fd >= 0:
+                try:
+                    info = os.fstat(fd)
+                    if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
+                        chunk = os.read(fd, info.st_size + 1)
+                        # fewer bytes than asked of a regular file: its end, where fstat says
+                        if len(chunk) == info.st_size:
+                            data = chunk
+                except OSError:
+                    pass
+                finally:
+                    os.close(fd)
+            yield read_bytes_capped(path) if data is None else data
+    finally:
+        if parent >= 0:
+            os.close(parent)
 
 
 def read_all(path: Path | str) -> bytes:
