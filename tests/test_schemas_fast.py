@@ -51,6 +51,19 @@ BASES.setdefault("rerun-memory", []).extend([
     {**_MEMORY, "signature": {"keyid": "gate-1", "sig": "A" * 86 + "=="}},
     {**_MEMORY, "signature": {"bundle": {"mediaType": "m", "verificationMaterial": {},
                                          "dsseEnvelope": {}}}}])
+BASES["verification-summary"] = [{
+    "_type": "https://in-toto.io/Statement/v1",
+    "subject": [{"name": "git+https://github.com/o/r", "digest": {"gitCommit": "b" * 40}}],
+    "predicateType": "https://slsa.dev/verification_summary/v1",
+    "predicate": {"verifier": {"id": "https://github.com/agent-patch-gate/gate",
+                               "version": {"agent-patch-gate": "0.2.0"}},
+                  "timeVerified": "2026-12-01T00:00:00Z",
+                  "resourceUri": "git+https://github.com/o/r@" + "b" * 40,
+                  "policy": {"uri": ".github/gate-policy.yml", "digest": {"sha256": SHA}},
+                  "inputAttestations": [{"uri": "a/gate-stamp-set.dsse.json",
+                                         "digest": {"sha256": SHA}}],
+                  "verificationResult": "PASSED", "verifiedLevels": ["AGENT_PATCH_GATE_OPEN"],
+                  "slsaVersion": "1.0"}}]
 BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]

@@ -175,7 +175,8 @@ def _sign_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, art: str, server
 
 
 def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-         local_claims: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+         local_claims: dict[str, str] | None = None,
+         **gate_env: str) -> tuple[int, dict[str, Any]]:
     for art, server_class, run_id in ((LOCAL_ART, LOCAL, "l1"), (FREE_ART, FREE, "f1")):
         write_json(tmp_path / "stamps" / art / f"{run_id}.json",
                    stamp(server_class, "pass", run_id=run_id, fixture_sha256=SHA_X))
@@ -187,7 +188,7 @@ def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "GATE_MODE": "gate",
            "GATE_STAMPS_DIR": str(tmp_path / "stamps"), "GATE_NOW": str(NOW),
            "GATE_POLICY": str(tmp_path / "policy.yml"),
-           "GATE_MANIFEST": str(tmp_path / "manifest.yml")}
+           "GATE_MANIFEST": str(tmp_path / "manifest.yml"), **gate_env}
     code = action.run(env)
     text = (tmp_path / "output.txt").read_text(encoding="utf-8")
     report_path = text.split("report<<", 1)[1].split("\n", 2)[1]

@@ -94,7 +94,8 @@ def test_keyless_records_carry_a_red_through_a_full_re_run(
     assert report is not None and report["decision"] == "closed"
     record = memory.decode(_mine(github_double, 1)["output"]["text"])
     assert record["job"] == "gate" and set(record["signature"]) == {"bundle"}
-    (statement,) = (json.loads(s) for s in signed)  # one signature per attempt
+    (statement,) = (json.loads(s) for s in signed  # one record signature per attempt
+                    if json.loads(s)["predicateType"] == signing.RECORD_PREDICATE_TYPE)
     assert statement["predicateType"] == signing.RECORD_PREDICATE_TYPE
     assert statement["predicate"] == {"workflow_run_id": "42", "attempt": 1, "job": "gate",
                                       "head_sha": HEAD}

@@ -521,7 +521,8 @@ def foreign_run(settings: Settings, env: Mapping[str, str]) -> ForeignRun | None
 
 
 def _signed(settings: Settings, directory: Path, loaded: list[Any], signing: Any,
-            env: Mapping[str, str], foreign: ForeignRun | None) -> list[Any]:
+            env: Mapping[str, str], foreign: ForeignRun | None,
+            used: list[tuple[str, str]] | None = None) -> list[Any]:
     """``loaded`` (the stamps under ``directory``) with every stamp the policy requires signed
     and no valid envelope of its own artifact covers marked refused (pairing row 0). Stamps of
     ``foreign``'s run must name that run; this run's, this run, attempt at most this one, and
@@ -547,7 +548,7 @@ def _signed(settings: Settings, directory: Path, loaded: list[Any], signing: Any
                       manifest_sha256=manifest_sha)
 
     why = signed.refusals(directory, [(i.source, i.stamp["server_class"]) for i in loaded],
-                          signing, settings.artifact_prefix, expect)
+                          signing, settings.artifact_prefix, expect, used)
     return pairing.refuse(loaded, why)
 
 
@@ -566,7 +567,8 @@ def _file_digests(settings: Settings) -> tuple[str | None, str | None]:
 
 
 def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
-            now: int, remembered: Any = (), env: Mapping[str, str] | None = None) -> list[Any]:
+            now: int, remembered: Any = (), env: Mapping[str, str] | None = None,
+            used: list[tuple[str, str]] | None = None) -> list[Any]:
     """Pair the downloaded stamps, after the signature check (:func:`_signed`). From another
     run, a fork's local-pinned stamps are refused: a fork speaks for the free server it ran
     on, never for the runner the base repository controls; that class must come from this
@@ -582,7 +584,7 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
         directory = Path(settings.stamps_dir)
         loaded = _signed(settings, directory,
                          pairing.collect_some(directory, settings.artifact_prefix), signing,
-                         env, None)
+                         env, None, used)
         return pairing.decide_by_policy(loaded, pol, now, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
@@ -595,9 +597,9 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
                     "local-pinned class; stamp it in the trusted workflow_run workflow")
     ours = (pairing.collect(Path(settings.trusted_dir), settings.artifact_prefix)
             if settings.trusted_dir else [])
-    theirs = _signed(settings, Path(settings.stamps_dir), theirs, signing, env, foreign)
+    theirs = _signed(settings, Path(settings.stamps_dir), theirs, signing, env, foreign, used)
     if settings.trusted_dir:
-        ours = _signed(settings, Path(settings.trusted_dir), ours, signing, env, None)
+        ours = _signed(settings, Path(settings.trusted_dir), ours, signing, env, None, used)
     seen = {item.stamp["run_id"]: item for item in ours}
     for item in theirs:
         if item.stamp["run_id"] in seen:
@@ -641,7 +643,8 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                 _gate_record_check(env, pol))
     for line in memory.notes:
         print(workflow.log_line(line))
-    decisions = _decide(settings, foreign, pol, now, memory.remembered, env)
+    used: list[tuple[str, str]] = []  # the stamp envelopes verified
+    decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
     try:
@@ -654,6 +657,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         records.write_report(report_path, built)
     except GateInputError as exc:  # the stamps were paired: this attempt's reds count still
         raise PairedInputError(exc, reds) from exc
+    vsa = _verification_summary(settings, env, github_env, pol, policy_path, built, now, used)
 
     # The decision is made; what follows only shows it and never changes it.
     from gate.github import review
@@ -675,6 +679,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""
     outputs["report-artifact"] = report_artifact(settings)  # action.yml uploads it
+    outputs["verification-summary"] = vsa  # uploaded beside the report (empty: none)
     publish.write_outputs(github_env, outputs)
     said = publish.post_comment(built, github_env, name=settings.check_name,
                                 mode=settings.comment, view=view)
@@ -771,6 +776,55 @@ def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
     listed = signing.key_for(private, keys, "gate",
                              env.get("GATE_POLICY", "").strip() or "(policy)")
     return signing.record_signer(private, listed.id, memory.PAYLOAD_TYPE)
+
+
+def _verification_summary(settings: Settings, env: Mapping[str, str],
+                          github_env: Mapping[str, str], pol: Any, policy_path: Path | None,
+                          built: Mapping[str, Any], now: int,
+                          used: list[tuple[str, str]]) -> str:
+    """The gate's decision as a signed SLSA verification summary (README, Signed stamps),
+    written beside the report: with a gate signer in the policy (``signing.keys.gate``, or
+    ``signing.sigstore.signer_workflows.gate``), signed as the re-run record is; its path, or
+    "" when there is none. A failed Sigstore signing is one line: the decision stands, and a
+    consumer requiring the summary finds none."""
+    from gate.github import publish, workflow
+    from gate.records import signing
+    from gate.records.files import canonical_json, write_once
+
+    sign = pol.signing
+    kind = ("ed25519" if sign.mode == "ed25519" and sign.keys_of("gate") else
+            "sigstore" if sign.mode == "sigstore" and sign.workflows_of("gate") else None)
+    head = publish.head_sha(github_env)
+    repository = github_env.get("GITHUB_REPOSITORY", "").strip()
+    if kind is None or policy_path is None or head is None or not repository:
+        return ""
+    statement = signing.verification_summary(
+        repository=repository, head_sha=head, decision=str(built["decision"]), now=now,
+        policy_uri=settings.policy, used=used,
+        policy_sha256=signing.sha256_hex(_read_policy(policy_path)))
+    try:
+        if kind == "ed25519":
+            key = _signing_key(env, env.get("GITHUB_WORKSPACE", "").strip())
+            assert key is not None  # _gate_signer required it
+            private = signing.load_private_key(key[0], key[1])
+            listed = signing.key_for(private, sign.keys_of("gate"), "gate", settings.policy)
+            data = canonical_json(signing.sign_envelope(statement, private, listed.id))
+        else:
+            data = signing.sigstore_signer()(statement, env=env)
+    except GateInputError as exc:
+        print(workflow.log_line(f"agent-patch gate: the verification summary is not signed: "
+                                f"{exc.field}: {exc.message}"))
+        return ""
+    path = (settings.work_dir / f"verification-summary-{settings.job}-{settings.run_attempt}."
+            f"{signing.VSA_SUFFIX[kind]}")
+    write_once(path, data)
+    return str(path)
+
+
+def _read_policy(path: Path) -> bytes:
+    from gate.records.files import read_bytes_capped
+
+    return read_bytes_capped(path)
 
 
 def _gate_record_check(env: Mapping[str, str], pol: Any) -> Any:

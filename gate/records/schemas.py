@@ -49,6 +49,7 @@ NAMES = (
     "stamp-set",
     "dsse-envelope",
     "rerun-memory-statement",
+    "verification-summary",
 )
 
 

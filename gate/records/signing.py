@@ -267,9 +267,15 @@ def sigstore_signer() -> BundleSigner:
     return sigstore_bundle.sign_bundle
 
 
-def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -> set[str]:
+#: An envelope the gate job verified: (``<artifact>/<file name>``, sha256 of its bytes).
+Used = list[tuple[str, str]]
+
+
+def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect,
+                    used: Used | None = None) -> set[str]:
     """The stamp file names the artifact's valid envelope covers (see the module doc); else
-    :class:`SignatureProblem`. Files no subject names are the caller's (per stamp)."""
+    :class:`SignatureProblem`. Files no subject names are the caller's (per stamp). A valid
+    envelope is added to ``used`` (the verification summary names it)."""
     from gate.records.files import lexists, read_bytes_capped
 
     name = rules.SIGSTORE_NAME if policy.mode == "sigstore" else rules.DSSE_NAME
@@ -301,6 +307,8 @@ def verify_artifact(artifact: Artifact, policy: SigningPolicy, expect: Expect) -
         problem = rules.subject_problem(record["subject"], artifact.files)
     if problem is not None:
         raise SignatureProblem(*problem)
+    if used is not None:
+        used.append((where, sha256_hex(data)))
     return {str(subject["name"]) for subject in record["subject"]}
 
 
@@ -320,7 +328,8 @@ def artifact_facts(folder_name: str, prefix: str) -> tuple[str, str, int] | None
 
 
 def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: SigningPolicy,
-             prefix: str, expect: Callable[[str, str, str, int], Expect]) -> dict[str, str]:
+             prefix: str, expect: Callable[[str, str, str, int], Expect],
+             used: Used | None = None) -> dict[str, str]:
     """source -> why, for every stamp (``sources``: (its file relative to ``directory``, its
     server class)) of a class the policy requires signed that no valid envelope of its own
     artifact covers. ``expect(artifact, class, job, attempt)`` says what that artifact's
@@ -343,7 +352,7 @@ def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: Signin
         artifact = Artifact(folder, directory / folder, files)
         try:
             covered = verify_artifact(artifact, policy,
-                                      expect(folder, server_class, job, attempt))
+                                      expect(folder, server_class, job, attempt), used)
         except SignatureProblem as exc:
             for source, _ in items:
                 out[source] = f"artifact {folder!r}: {exc.field}: {exc.why}"
@@ -447,3 +456,44 @@ def record_bundle_problem(record: Mapping[str, Any], attempt: int, identity: Gat
         return (f"its gate record is signed for the job {str(record.get('job'))[:100]!r}, "
                 f"not {identity.job!r}")
     return None
+
+
+# --- the gate's decision as a verification summary -------------------------------------------
+
+VSA_PREDICATE_TYPE = "https://slsa.dev/verification_summary/v1"
+VERIFIER_ID = "https://github.com/agent-patch-gate/gate"
+#: The verification summary's file name ends so, by how it is signed.
+VSA_SUFFIX = {"ed25519": "dsse.json", "sigstore": "sigstore.json"}
+
+
+def verification_summary(*, repository: str, head_sha: str, decision: str, now: int,
+                         policy_uri: str, policy_sha256: str, used: Used,
+                         server_url: str = "https://github.com") -> dict[str, Any]:
+    """The gate's decision on ``head_sha`` as an in-toto statement of an SLSA verification
+    summary (``schemas/verification-summary.schema.json``): PASSED exactly when ``decision``
+    is ``open``, naming every stamp envelope the gate job verified (``used``)."""
+    import datetime
+
+    from gate import __version__
+
+    repo = f"git+{server_url.rstrip('/')}/{repository}"
+    opened = decision == "open"
+    statement = {
+        "_type": rules.STATEMENT_TYPE,
+        "subject": [{"name": repo, "digest": {"gitCommit": head_sha}}],
+        "predicateType": VSA_PREDICATE_TYPE,
+        "predicate": {
+            "verifier": {"id": VERIFIER_ID, "version": {"agent-patch-gate": __version__}},
+            "timeVerified": datetime.datetime.fromtimestamp(now, datetime.UTC).strftime(
+                "%Y-%m-%dT%H:%M:%SZ"),
+            "resourceUri": f"{repo}@{head_sha}",
+            "policy": {"uri": policy_uri, "digest": {"sha256": policy_sha256}},
+            "inputAttestations": [{"uri": uri, "digest": {"sha256": sha}}
+                                  for uri, sha in sorted(set(used))],
+            "verificationResult": "PASSED" if opened else "FAILED",
+            "verifiedLevels": ["AGENT_PATCH_GATE_OPEN" if opened else "FAILED"],
+            "slsaVersion": "1.0",
+        },
+    }
+    schemas.validate("verification-summary", statement, "(verification summary being written)")
+    return statement
