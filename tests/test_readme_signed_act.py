@@ -34,8 +34,11 @@ def test_the_readme_signed_workflow_is_the_repository_file() -> None:
     assert _readme_block() == WORKFLOW.read_text(encoding="utf-8")
 
 
+GATE_PRIVATE, GATE_PUBLIC = signing.generate()
+
+
 def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
-         edit: dict[str, str] | None = None) -> ActResult:
+         edit: dict[str, str] | None = None, gate_key: bool = False) -> ActResult:
     action = tmp_path / "action"
     action.mkdir()
     _project_copy(action)
@@ -48,7 +51,9 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
     (project / ".github" / "workflows" / "properties.yml").write_text(text, encoding="utf-8")
     (project / ".github" / "gate-policy.yml").write_text(
         "allowlist: []\nsigning:\n  mode: ed25519\n  require: local-pinned\n  keys:\n"
-        f"    local-pinned:\n      - {{id: pinned-1, public_key: '{PUBLIC}'}}\n",
+        f"    local-pinned:\n      - {{id: pinned-1, public_key: '{PUBLIC}'}}\n"
+        + (f"    gate:\n      - {{id: gate-1, public_key: '{GATE_PUBLIC}'}}\n" if gate_key
+           else ""),
         encoding="utf-8")
     ref = pasted.action_ref(text)
     return run_act(
@@ -58,7 +63,8 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
             "number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}}},
         env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
              "PIP_NO_INDEX": "1"},
-        secrets={"GITHUB_TOKEN": WRITE_TOKEN, "GATE_SIGNING_KEY": PRIVATE.decode("ascii")},
+        secrets={"GITHUB_TOKEN": WRITE_TOKEN, "GATE_SIGNING_KEY": PRIVATE.decode("ascii"),
+                 "GATE_GATE_KEY": GATE_PRIVATE.decode("ascii")},
         artifacts_dir=tmp_path / "artifacts",
         timeout=900, repository="acme/python-project",
         extra_args=["--local-repository", f"{SETUP_PYTHON}={STANDINS_DIR / 'setup-python'}",
@@ -141,3 +147,36 @@ def test_a_free_server_job_claiming_local_pinned_is_refused_under_act(
         assert "artifact 'gate-stamps-local-pinned-stamp-free-1-deadbeef'" in pair["reason"]
         assert f"{rules.DSSE_NAME}: missing" in pair["reason"]
     assert check["conclusion"] == "failure"
+
+
+#: The gate job given its own key (policy signing.keys.gate).
+GATE_KEY = {"          policy: .github/gate-policy.yml\n":
+            "          policy: .github/gate-policy.yml\n"
+            "          signing-key: ${{ secrets.GATE_GATE_KEY }}\n"}
+
+
+def test_a_gate_key_signs_the_record_and_the_verification_summary_under_act(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    """The report artifact carries the signed SLSA verification summary beside the report
+    (action.yml uploads both paths), and the check run's re-run record is signed."""
+    from gate.decide.signing import Key
+    from gate.records import memory
+
+    with GitHubDouble(accept_any_token=False) as double:
+        result = _run(tmp_path, double, wheelhouse, GATE_KEY, gate_key=True)
+        assert result.returncode == 0, result.log_tail(120)
+        (check,) = double.check_runs.values()
+    assert memory.decode(check["output"]["text"])["signature"]["keyid"] == "gate-1"
+    outputs = result.job("gate").outputs["gate"]
+    assert outputs["decision"] == "open"
+    assert outputs["verification-summary"].endswith("verification-summary-gate-1.dsse.json")
+    folder = tmp_path / "artifacts" / "gate-stamps-report-gate-1"
+    (summary,) = folder.rglob("verification-summary-gate-1.dsse.json")
+    assert len(list(folder.rglob("report-gate-1.json"))) == 1
+    key = Key("gate-1", signing.unb64(GATE_PUBLIC, "k"))
+    statement = json.loads(signing.open_envelope(summary.read_bytes(), [key], str(summary)))
+    assert statement["predicateType"] == "https://slsa.dev/verification_summary/v1"
+    assert statement["predicate"]["verificationResult"] == "PASSED"
+    (used,) = statement["predicate"]["inputAttestations"]
+    assert used["uri"].startswith("gate-stamps-local-pinned-")
+    assert GATE_PRIVATE.decode("ascii").splitlines()[1] not in result.log
