@@ -125,6 +125,10 @@ def _sigstore(workflows: str, require: str = "off") -> str:
 
 
 MISTAKES = {
+    "a mode misspelt": ("signing: {mode: sigstor}", "signing.mode", "did you mean 'sigstore'?"),
+    "a requirement misspelt": ("signing: {mode: ed25519, require: local-pined}",
+                               "signing.require", "did you mean 'local-pinned'?"),
+    "mode misspelt as a key": ("signing: {mod: ed25519}", "signing.mod", "did you mean 'mode'?"),
     "a class name misspelt": (
         _sigstore(f"{{local-pined: ['{WF}']}}"), "signing.sigstore.signer_workflows.local-pined",
         "did you mean 'local-pinned'?"),
