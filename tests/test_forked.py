@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -103,4 +104,81 @@ def test_the_first_bad_stamp_in_path_order_is_reported(tmp_path: Path, starts: l
     with pytest.raises(GateInputError) as split:
         _decide(tmp_path)
     assert str(split.value) == str(single.value)
+    assert starts
+
+
+def test_share_gives_each_chunk_to_one_process_and_survives_a_crash(tmp_path: Path) -> None:
+    mine: list[int] = []
+    theirs = forked.share(40, mine.append, lambda i: str(i * i).encode())
+    assert sorted(mine + list(theirs)) == list(range(40)) and not set(mine) & set(theirs)
+    assert all(data == str(i * i).encode() for i, data in theirs.items())
+
+    def crash(index: int) -> bytes:
+        raise RuntimeError("boom")
+
+    left: list[int] = []
+    assert forked.share(40, left.append, crash) == {}  # the caller does what is missing
+    assert len(set(left)) == len(left)
+
+    marker = tmp_path / "child-started"
+
+    def bad(index: int) -> bytes:
+        marker.write_bytes(b"")
+        raise GateInputError("stamps/x.json", "outcome", "not one of the four")
+
+    def wait(index: int) -> None:  # holds one chunk until the child has claimed another
+        for _ in range(3000):
+            if marker.exists():
+                return
+            time.sleep(0.01)
+
+    with pytest.raises(GateInputError) as caught:
+        forked.share(40, wait, bad)
+    assert caught.value.source == "stamps/x.json"  # the child's error, raised here
+
+
+def _mixed(root: Path, tests: int) -> None:
+    """Tests with a red, a repeat (a rerun pair) and a missing class among the greens."""
+    for i in range(tests):
+        for cls, run in ((LOCAL, "l"), (FREE, "f"), (FREE, "g")):
+            if (run == "g" and i % 4) or (run == "l" and i % 7 == 3):
+                continue
+            outcome = "assert_fail" if run == "f" and i % 5 == 0 else "pass"
+            value = stamp(cls, outcome, run_id=f"{run}{i:03}")
+            value["test_id"] = f"t{i:03}"
+            value["written_at"] = 1_789_000_000 + i + (run == "g")
+            write_json(root / cls / f"{run}{i:03}.json", value)
+
+
+def _decisions(root: Path) -> list[tuple[object, ...]]:
+    return [(d.test_id, d.entry, d.reruns, d.reds)
+            for d in pairing.decide_folder(root, (), 1_790_000_000)]
+
+
+def test_deciding_in_a_child_equals_one_process(tmp_path: Path, starts: list[int],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _mixed(tmp_path, 40)
+    single = _decisions(tmp_path)
+    assert not starts
+    monkeypatch.setattr(pairing, "_FORK_MIN_TESTS", 4)
+    assert _decisions(tmp_path) == single
+    assert len(starts) == 1
+    assert any(reruns for _, _, reruns, _ in single) and any(reds for *_, reds in single)
+
+
+def test_a_failed_decide_child_changes_nothing(tmp_path: Path, starts: list[int],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+    import types
+
+    _mixed(tmp_path, 40)
+    single = _decisions(tmp_path)
+
+    def boom(value: object) -> bytes:
+        raise ValueError("cannot send")
+
+    monkeypatch.setattr(pairing, "_FORK_MIN_TESTS", 4)
+    monkeypatch.setattr(pairing, "marshal", types.SimpleNamespace(dumps=boom,
+                                                                  loads=marshal.loads))
+    assert _decisions(tmp_path) == single
     assert starts

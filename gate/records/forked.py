@@ -16,7 +16,7 @@ from gate.errors import GateInputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only (``gate hash`` start-up: no typing, no dataclasses)
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 
 def can_fork() -> bool:
@@ -93,3 +93,50 @@ def abandon(child: Child) -> None:
         os.kill(child.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         os.waitpid(child.pid, 0)
+
+
+def share(chunks: int, mine: Callable[[int], object], theirs: Callable[[int], bytes]
+          ) -> dict[int, bytes]:
+    """Chunks ``0 .. chunks - 1`` shared between this process and one forked child, each
+    claiming the next chunk number from a pipe (a 4-byte read; the kernel gives each number to
+    one reader) until none is left, so a core that other work slows down takes fewer: this
+    process runs ``mine(i)`` for its claims, the child ``theirs(i)``. Returns the child's bytes
+    by chunk number, or nothing when it failed; the caller does every chunk missing from
+    both. A GateInputError of either process is raised here (the child's once this process
+    has run out of chunks)."""
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, b"".join(i.to_bytes(4, "big") for i in range(chunks)))
+    finally:
+        os.close(write_fd)
+
+    def claimed() -> Iterator[int]:
+        while number := os.read(read_fd, 4):
+            yield int.from_bytes(number, "big")
+
+    def work() -> bytes:
+        out = bytearray()
+        for index in claimed():
+            data = theirs(index)
+            out += index.to_bytes(4, "big") + len(data).to_bytes(8, "big") + data
+        return bytes(out)
+
+    try:
+        child = start(work)
+        try:
+            for index in claimed():
+                mine(index)
+        except BaseException:
+            abandon(child)
+            raise
+        data = join(child)
+    finally:
+        os.close(read_fd)
+    done: dict[int, bytes] = {}
+    at = 0
+    while data is not None and at + 12 <= len(data):
+        index = int.from_bytes(data[at:at + 4], "big")
+        length = int.from_bytes(data[at + 4:at + 12], "big")
+        done[index] = data[at + 12:at + 12 + length]
+        at += 12 + length
+    return done

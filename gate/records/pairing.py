@@ -52,7 +52,7 @@ import marshal
 import os
 import stat
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,30 +146,47 @@ def _load(paths: Sequence[str]) -> list[dict[str, Any]]:
         return [check(parse_json(data, p), p) for p, data in zip(paths, blobs, strict=False)]
 
 
-#: From this many files on, a forked child reads, parses and checks the second half.
+#: From this many files on, a forked child reads, parses and checks a share of them.
 _FORK_MIN_FILES = 2000
+
+#: Chunks per worker of the shared work (files to load, tests to decide): fine enough that a
+#: process slowed by other jobs leaves the rest to the other, coarse enough to cost nothing.
+_CHUNKS = 32
+
+
+def _chunks(count: int) -> list[range]:
+    size = max(1, -(-count // (2 * _CHUNKS)))
+    return [range(i, min(i + size, count)) for i in range(0, count, size)]
 
 
 def _load_all(paths: list[str]) -> list[dict[str, Any]]:
-    """:func:`_load` on two cores: the first half here, the second in a forked child that
-    sends its stamps back with ``marshal`` (plain JSON values round-trip exactly). The first
-    bad file in path order is still the one reported."""
+    """:func:`_load` on two cores: this process and a forked child take chunks of the paths
+    from a pipe (:func:`gate.records.forked.share`), the child sending its stamps back with
+    ``marshal`` (plain JSON values round-trip exactly). On bad input the set is loaded again
+    in one process, so the error is the first bad file in path order."""
     if len(paths) < _FORK_MIN_FILES or not forked.can_fork():
         return _load(paths)
-    half = len(paths) // 2
-    child = forked.start(lambda: marshal.dumps(_load(paths[half:])))
+    parts = _chunks(len(paths))
+    mine: dict[int, list[dict[str, Any]]] = {}
+
+    def load(index: int) -> list[dict[str, Any]]:
+        return _load(paths[parts[index].start:parts[index].stop])
+
     try:
-        mine = _load(paths[:half])
-    except BaseException:
-        forked.abandon(child)
-        raise
-    data = forked.join(child)
-    if data is not None:
-        with contextlib.suppress(ValueError, EOFError, TypeError):
-            theirs = marshal.loads(data)  # noqa: S302 - written by our own child
-            if isinstance(theirs, list) and len(theirs) == len(paths) - half:
-                return mine + theirs
-    return mine + _load(paths[half:])  # the child failed for its own reasons: do its part
+        theirs = forked.share(len(parts), lambda i: mine.__setitem__(i, load(i)),
+                              lambda i: marshal.dumps(load(i)))
+    except GateInputError:
+        return _load(paths)  # raises the error one process raises
+    out: list[dict[str, Any]] = []
+    for index, part in enumerate(parts):
+        got = mine.get(index)
+        if got is None and index in theirs:
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                got = marshal.loads(theirs[index])  # noqa: S302 - written by our own child
+        if not isinstance(got, list) or len(got) != len(part):
+            got = load(index)  # the child failed for its own reasons: do its part
+        out += got
+    return out
 
 
 def collect(directory: Path, artifact_prefix: str | None = None) -> list[Loaded]:
@@ -488,8 +505,44 @@ def decide_all(
     for memo in not_listed(loaded, remembered):
         memos[memo.test_id].append(memo)
         groups.setdefault(memo.test_id, [])
-    return [decide_test(t, groups[t], allowlist, now, issues, memos.get(t, ()))
-            for t in sorted(groups)]
+    def one(test_id: str) -> TestDecision:
+        return decide_test(test_id, groups[test_id], allowlist, now, issues,
+                           memos.get(test_id, ()))
+
+    return _decide_each(sorted(groups), one)
+
+
+#: From this many tests on, a forked child decides a share of them.
+_FORK_MIN_TESTS = 1000
+
+
+def _decide_each(names: list[str], one: Callable[[str], TestDecision]) -> list[TestDecision]:
+    """``[one(t) for t in names]`` on two cores: this process and a forked child take chunks
+    of the tests from a pipe (:func:`gate.records.forked.share`), the child sending its
+    decisions back with ``marshal`` (entries are plain JSON values, which round-trip exactly,
+    key order included). Deciding is pure: a chunk the child did not send back is decided
+    here, so the decisions never depend on the child, only the time."""
+    if len(names) < _FORK_MIN_TESTS or not forked.can_fork():
+        return [one(t) for t in names]
+    parts = _chunks(len(names))
+    mine: dict[int, list[TestDecision]] = {}
+
+    def decide(index: int) -> list[TestDecision]:
+        return [one(t) for t in names[parts[index].start:parts[index].stop]]
+
+    theirs = forked.share(len(parts), lambda i: mine.__setitem__(i, decide(i)),
+                          lambda i: marshal.dumps([(d.test_id, d.entry, d.reruns, d.reds)
+                                                   for d in decide(i)]))
+    out: list[TestDecision] = []
+    for index, part in enumerate(parts):
+        got = mine.get(index)
+        if got is None and index in theirs:
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                fields = marshal.loads(theirs[index])  # noqa: S302 - written by our own child
+                if isinstance(fields, list) and len(fields) == len(part):
+                    got = [TestDecision(*f) for f in fields]
+        out += decide(index) if got is None else got
+    return out
 
 
 def decide_by_policy(loaded: Sequence[Loaded], pol: Policy, now: int,
