@@ -72,11 +72,13 @@ WHEEL_TAGS = {
     "macos-arm64": "-py3-none-macosx_11_0_arm64.whl",
     "windows-amd64": "-py3-none-win_amd64.whl",
 }
-#: pip's variables for where packages come from, and uv's own for each (lists: both take them
-#: space-separated); uv's source variables (one of them set: uv's own configuration is in
-#: force, and none of pip's is passed on); pip's TLS settings and uv's (passed on unless set).
+#: pip's variables for where packages come from, and uv's own for each (pip takes a list
+#: white-space separated; so does ``UV_INDEX``, but ``UV_FIND_LINKS`` is comma-separated:
+#: :data:`UV_COMMA_LISTS`); uv's source variables (one of them set: uv's own configuration is
+#: in force, and none of pip's is passed on); pip's TLS settings and uv's (passed on unless set).
 PIP_TO_UV = {"PIP_INDEX_URL": "UV_DEFAULT_INDEX", "PIP_EXTRA_INDEX_URL": "UV_INDEX",
              "PIP_FIND_LINKS": "UV_FIND_LINKS"}
+UV_COMMA_LISTS = frozenset({"UV_FIND_LINKS"})
 UV_SOURCE = ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX", "UV_EXTRA_INDEX_URL",
              "UV_FIND_LINKS")
 PIP_TLS_TO_UV = {"PIP_CERT": "SSL_CERT_FILE", "PIP_CLIENT_CERT": "SSL_CLIENT_CERT",
@@ -165,7 +167,8 @@ def uv_source(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
               if env.get(pip) and not env.get(uv)}
     if any(env.get(name) for name in UV_SOURCE):
         return mapped, []
-    mapped.update({uv: env[pip] for pip, uv in PIP_TO_UV.items() if env.get(pip)})
+    mapped.update({uv: ",".join(env[pip].split()) if uv in UV_COMMA_LISTS else env[pip]
+                   for pip, uv in PIP_TO_UV.items() if env.get(pip)})
     no_index = env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "true", "yes", "on")
     return mapped, ["--no-index"] if no_index else []
 

@@ -213,6 +213,10 @@ def test_a_uv_that_cannot_run_here_installs_with_pip(
     ({"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "/wheels"},
      {"UV_FIND_LINKS": "/wheels"}, ["--no-index"]),
     ({"PIP_NO_INDEX": "off", "PIP_FIND_LINKS": "/wheels"}, {"UV_FIND_LINKS": "/wheels"}, []),
+    # pip splits its list on white space; uv's UV_FIND_LINKS is comma-separated (a trial's
+    # two wheel folders reached uv as one folder named "/a /b": "Failed to read --find-links")
+    ({"PIP_FIND_LINKS": "/wheels  /more-wheels\n", "PIP_NO_INDEX": "1"},
+     {"UV_FIND_LINKS": "/wheels,/more-wheels"}, ["--no-index"]),
     # uv's own source settings win: none of pip's is passed on
     ({"PIP_INDEX_URL": "https://pip.example/simple",
       "UV_INDEX_URL": "https://uv.example/simple"}, {}, []),
