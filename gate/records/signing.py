@@ -15,6 +15,11 @@ predicate type, whose predicate names another artifact, class, job, attempt, run
 or whose subjects are not exactly the folder's stamp files refuses every stamp of the folder;
 a stamp no subject names is refused alone. Each refusal names the artifact and the field.
 
+The gate job's own statements: its re-run record (ed25519: :func:`record_signer` over the
+record's DSSE pre-auth encoding; sigstore: :func:`sigstore_record_signer`, a bundle of
+:func:`record_statement`, checked by :func:`record_bundle_problem`), and its decision as an SLSA
+verification summary (:func:`verification_summary`), signed the same way.
+
 Keys: the private key is PEM (PKCS#8, ``-----BEGIN PRIVATE KEY-----``, as ``gate signing
 keygen`` and ``openssl genpkey -algorithm ed25519`` write it); the public key in the policy is
 base64 of its 32 raw bytes.
