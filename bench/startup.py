@@ -23,7 +23,7 @@ from bench.common import ROOT, Results, interleaved, run, say
 HEAVY = ("github", "requests", "jsonschema", "yaml", "fastjsonschema", "urllib3")
 #: Standard-library modules the issue names as start-up costs on paths that do not need them.
 WATCHED = ("argparse", "dataclasses", "inspect", "typing", "urllib.parse", "tempfile",
-           "importlib.resources", "decimal")
+           "importlib.resources", "decimal", "datetime", "difflib")
 
 
 def clean_venv(work: Path) -> Path:

@@ -63,7 +63,8 @@ def test_classify_imports_no_github(fixture_dir: Path) -> None:
 #: What the per-tool-call path must not import (start-up: one process per agent tool call).
 NOT_ON_THE_HOOK_PATH = ("argparse", "dataclasses", "inspect", "typing", "tempfile", "decimal",
                         "importlib.resources", "fastjsonschema", "jsonschema", "yaml", "github",
-                        "requests", "urllib3", "hashlib", "sigstore", "cryptography", "pydantic")
+                        "requests", "urllib3", "hashlib", "sigstore", "cryptography", "pydantic",
+                        "datetime", "difflib")
 
 
 def test_halt_hook_imports_no_parser_dataclasses_or_schema_library(tmp_path: Path) -> None:

@@ -15,8 +15,6 @@ until a record is validated (``gate --version`` and ``gate hash`` do not pay for
 
 from __future__ import annotations
 
-import datetime
-import difflib
 import functools
 import json
 import re
@@ -393,6 +391,8 @@ def _unknown_key(error: ValidationError) -> tuple[str, str] | None:
     unknown = sorted(str(k) for k in error.instance if k not in allowed)
     if not unknown:
         return None
+    import difflib  # error messages only: not imported by every `gate halt hook` call
+
     key = unknown[0]
     unused = [k for k in allowed if k not in error.instance]
     close = (difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
@@ -405,6 +405,8 @@ def _unknown_key(error: ValidationError) -> tuple[str, str] | None:
 
 def _unix_seconds(error: ValidationError) -> str | None:
     """A date or date string where the schema wants Unix seconds (its description says so)."""
+    import datetime  # error messages only: not imported by every `gate halt hook` call
+
     where: Any = error.schema
     if (error.validator != "type" or not isinstance(where, dict)
             or "Unix seconds" not in str(where.get("description", ""))
@@ -423,6 +425,8 @@ def _near_value(error: ValidationError) -> str | None:
     if (error.validator != "enum" or not isinstance(error.instance, str)
             or not isinstance(where, dict) or not isinstance(where.get("enum"), list)):
         return None
+    import difflib
+
     allowed = [str(v) for v in where["enum"]]
     close = difflib.get_close_matches(error.instance, allowed, n=1, cutoff=0.6)
     if not close:
