@@ -192,7 +192,8 @@ class StampPlugin(Governor, Folder):
             policy_path = ".github/gate-policy.yml"
         pol = policy.load(Path(policy_path) if policy_path else None)
         store = config.getoption("gate_store")
-        prepared = [stamping.prepare(p, root, Path(store) if store else None) for p in props]
+        prepared = stamping.prepare_all(props, root, Path(store) if store else None,
+                                        background=False)  # the tests run in this process
         return cls(prepared, run_ids, out, config.getoption("gate_server_class"),
                    tuple(pol.timeout_exit_codes), worker, str(config.getoption("gate_manifest")))
 

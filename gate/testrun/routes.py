@@ -12,7 +12,7 @@ from typing import IO, Any
 from gate.errors import GateInputError
 from gate.records.files import lexists
 from gate.testrun import exit_route, junit_route, recorder_route
-from gate.testrun.stamping import Request, build_all, prepare, write_all
+from gate.testrun.stamping import Request, build_all, prepare_all, write_all
 
 
 def stamp_run(
@@ -33,10 +33,16 @@ def stamp_run(
     for target in targets:
         if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
-    prepared = [prepare(p, request.root, request.store) for p in request.properties]
+    # the fixtures are hashed while the command runs (none runs with --exit-code: hashed now)
+    prepared = prepare_all(request.properties, request.root, request.store,
+                           background=request.command is not None)
     route = (recorder_route if request.pytest_recorder
              else junit_route if request.junit_path is not None else exit_route)
-    decided = route.decide(request, prepared, stdout, stderr)
+    try:
+        decided = route.decide(request, prepared, stdout, stderr)
+    finally:
+        if prepared:
+            prepared[0].watch.finish()  # no thread outlives the run
     when = int(time.time()) if written_at is None else written_at
     return write_all(targets, build_all(prepared, request.run_ids, decided,
                                         server_class=request.server_class, written_at=when))

@@ -35,6 +35,7 @@ from gate.errors import GateInputError
 from gate.records import hashing
 from gate.records import load as records
 from gate.records.files import canonical_json, write_once
+from gate.records.fixture_watch import FixtureWatch
 from gate.records.manifest import Property
 from gate.testrun.cases import bounded_failure
 
@@ -54,18 +55,27 @@ class Prepared:
     prop: Property
     root: Path
     card: dict[str, Any]
-    fixture_hash: str
+    #: The run's fixture sets (hashed while the command runs) and this property's among them.
+    watch: FixtureWatch
+    index: int
     pin: hashing.Pin | None
     pin_path: str | None
     #: The manifest's ``location`` with its path made relative to the repository root.
     location: dict[str, Any] | None = None
 
+    @property
+    def fixture_hash(self) -> str:
+        """The ``gate-fixture-v1`` hash of the fixtures and card read before the run (waits for
+        the hashing thread; a file it could not read is bad input now)."""
+        return self.watch.digest(self.index, self.card)
+
     def still_same(self) -> bool:
-        """Do the card, fixtures and sampler output still hold the bytes read before the run?"""
+        """Do the card, fixtures and sampler output still hold the bytes read before the run?
+        (:meth:`gate.records.fixture_watch.FixtureWatch.changed`: only files whose status moved
+        are hashed again.)"""
         try:
             card = records.load_card(self.prop.card)
-            same = card == self.card and hashing.fixture_hash(
-                list(self.prop.fixtures), self.root, card) == self.fixture_hash
+            same = card == self.card and not self.watch.changed(self.index)
             if same and self.pin is not None and self.prop.sample is not None:
                 same = hashing.pin(self.prop.sample).fixture_sha256 == self.pin.fixture_sha256
         except GateInputError:
@@ -117,16 +127,35 @@ def repository_path(prop: Property, root: Path,
     return location
 
 
-def prepare(prop: Property, root: Path, store: Path | None) -> Prepared:
+def prepare(prop: Property, root: Path, store: Path | None,
+            watch: FixtureWatch | None = None) -> Prepared:
+    """One property's inputs, read now: its card, its fixture set listed into ``watch`` (a new
+    one, hashed at once, when None) and its sampler output pinned."""
     card = records.load_card(prop.card)
-    value = hashing.fixture_hash(list(prop.fixtures), root, card)
+    if watch is None:
+        watch = FixtureWatch(root)
+        index = watch.add(list(prop.fixtures))
+        watch.finish()
+    else:
+        index = watch.add(list(prop.fixtures))
     pin: hashing.Pin | None = None
     pin_path: str | None = None
     if prop.sample is not None:
         pin = hashing.pin(prop.sample, store)
         pin_path = (pin.fixture_path if pin.fixture_path is not None
                     else relative_posix(prop.sample, root))
-    return Prepared(prop, root, card, value, pin, pin_path, repository_path(prop, root))
+    return Prepared(prop, root, card, watch, index, pin, pin_path, repository_path(prop, root))
+
+
+def prepare_all(props: Sequence[Property], root: Path, store: Path | None, *,
+                background: bool) -> list[Prepared]:
+    """Every property's inputs (:func:`prepare`), their fixture files listed now and each
+    distinct file hashed once: by a thread while the command runs (``background``; the files
+    changed just before are hashed now), or now."""
+    watch = FixtureWatch(root)
+    prepared = [prepare(p, root, store, watch) for p in props]
+    watch.start(background)
+    return prepared
 
 
 def new_run_id() -> str:
