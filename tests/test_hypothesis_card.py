@@ -476,6 +476,47 @@ def test_failure_of_an_exception_group_collects_every_note() -> None:
                    "reproduce": "@reproduce_failure('6.170.17', b'AA==')"}
 
 
+def _machine_failure(bad: int) -> BaseException:
+    """What a real state machine that fails on a value ``>= bad`` raises (Hypothesis's notes)."""
+    from hypothesis import settings
+    from hypothesis import strategies as st
+    from hypothesis.stateful import Bundle, RuleBasedStateMachine, rule
+
+    class Machine(RuleBasedStateMachine):
+        values = Bundle("values")
+
+        @rule(target=values, x=st.integers(0, 10))
+        def make(self, x: int) -> int:
+            return x
+
+        @rule(v=values)
+        def check(self, v: int) -> None:
+            assert v < bad
+
+    case = Machine.TestCase
+    case.settings = settings(max_examples=200, database=None, derandomize=True,
+                             print_blob=True)
+    with pytest.raises(AssertionError) as caught:
+        case().runTest()
+    return caught.value
+
+
+def test_a_state_machines_falsifying_example_is_its_steps() -> None:
+    """A newcomer trial (pyrsistent): a stateful red's example was only the header note
+    "Failing test case: <state machine>", the same for every machine and every failure, so two
+    different stateful failures had one failure digest (a property_miss) and the job summary
+    showed no step."""
+    got = failure_of(_machine_failure(3))
+    assert got["example"] == ("Failing test case: <state machine>\nstate = Machine()\n"
+                              "values_0 = state.make(x=3)\nstate.check(v=values_0)\n"
+                              "state.teardown()")
+    assert got["reproduce"] and got["reproduce"].startswith("@reproduce_failure(")
+    other = failure_of(_machine_failure(5))
+    assert "state.make(x=5)" in other["example"]
+    assert digest.failure_digest(got) != digest.failure_digest(other)
+    assert digest.failure_digest(got) == digest.failure_digest(failure_of(_machine_failure(3)))
+
+
 def _stamp(server_class: str, outcome: str, hypothesis: dict[str, Any] | None = None,
            failure: dict[str, Any] | None = None) -> dict[str, Any]:
     stamp: dict[str, Any] = {

@@ -61,6 +61,8 @@ CI_PROFILE_SETS = ("deadline", "suppress_health_check")
 CARD_FIELDS = ("cases", "seed", "deadline_ms", "suppress_health_check")
 _FAILING = re.compile(r"^(?:Failing|Falsifying) (?:explicit )?(?:test case|example):", re.S)
 _BLOB = re.compile(r"@reproduce_failure\('[^']+', b(?:'[^']*'|\"[^\"]*\")\)")
+#: How Hypothesis opens and ends a state machine's falsifying example (stateful.py).
+_MACHINE, _TEARDOWN = "<state machine>", "state.teardown()"
 
 
 class CardConflict(Exception):
@@ -508,10 +510,28 @@ def raised_types(exc: BaseException) -> list[str]:
     return [_qualname(e) for e in _walk(exc)]
 
 
+def _examples(notes: Sequence[str]) -> list[str]:
+    """The falsifying examples among one exception's notes. A stateful machine's is its header
+    note (``Failing test case: <state machine>``) and one note per step Hypothesis printed
+    after it, through ``state.teardown()``, which it always prints last: the steps are the
+    example (the header alone is the same for every failure of every machine)."""
+    found: list[str] = []
+    for at, note in enumerate(notes):
+        if not _FAILING.match(note):
+            continue
+        if note.rstrip().endswith(_MACHINE):
+            steps = notes[at + 1:]
+            if _TEARDOWN in steps:
+                note = "\n".join([note, *steps[:steps.index(_TEARDOWN) + 1]])
+        found.append(note)
+    return found
+
+
 def failure_of(exc: BaseException) -> dict[str, Any]:
     """The stamp's ``failure`` object for a call failure (bounded when the stamp is built)."""
-    notes = [str(n) for e in _walk(exc) for n in getattr(e, "__notes__", ())]
-    examples = [n for n in notes if _FAILING.match(n)]
+    each = [[str(n) for n in getattr(e, "__notes__", ())] for e in _walk(exc)]
+    notes = [n for own in each for n in own]
+    examples = [x for own in each for x in _examples(own)]
     blobs = [m.group(0) for n in notes for m in _BLOB.finditer(n)]
     message = str(exc) if not isinstance(exc, BaseExceptionGroup) else exc.message
     return {"type": _qualname(exc), "message": message,
