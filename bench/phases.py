@@ -3,12 +3,13 @@ stamps and ``gate hash`` of 4,000 x 64 KiB, phase by phase, in process, with the
 functions (gate/records/pairing.py, load.py, files.py, hashing.py).
 
 classify, one process, the cyclic collector off as ``gate classify`` runs it: listing
-(``pairing._files``), reading (``files.read_bytes_capped``), parsing (``files.parse_json``,
-with its duplicate-key hook), validating (``load.check_stamp``: schema and the stamp rules),
-collecting (``pairing.collect``: the same three on two cores plus the merge by run id),
-pairing (``pairing.decide_by_policy``), building the report (``pairing.report_by_policy``),
-writing it (``load.write_report``: check, canonical JSON, atomic write). Each phase is a
-``PHASE`` line against the baseline's whole loop (read + ``json.loads`` in the same process).
+(``pairing._files``), reading (``files.read_listed_capped``, as classify reads), parsing
+(``files.parse_json``, with its duplicate-key hook), validating (``load.check_stamp``: schema
+and the stamp rules), collecting (``pairing.collect``: the same three on two cores plus the
+merge by run id), pairing (``pairing.decide_by_policy``, on one core and as classify runs it
+on two), building the report (``pairing.report_by_policy``), writing it
+(``load.write_report``: check, canonical JSON, atomic write). Each phase is a ``PHASE`` line
+against the baseline's whole loop (read + ``json.loads`` in the same process).
 
 hash: start-up (``gate hash`` of one small file vs ``python -c pass``, medians), listing
 (``hashing._collect_names``), the per-file system calls alone (open, fstat, read into one
@@ -82,7 +83,7 @@ def classify_phases(results: Results, work: Path, quick: bool, reps: int) -> Non
         f"{base:.3f}s")
     listing, paths = _timed(lambda: pairing._files(directory), reps)
     assert isinstance(paths, list)
-    reading, blobs = _timed(lambda: [files.read_bytes_capped(p) for p in paths], reps)
+    reading, blobs = _timed(lambda: list(files.read_listed_capped(paths)), reps)
     assert isinstance(blobs, list)
     parsing, parsed = _timed(
         lambda: [files.parse_json(b, p) for b, p in zip(blobs, paths, strict=True)], reps)
@@ -93,6 +94,12 @@ def classify_phases(results: Results, work: Path, quick: bool, reps: int) -> Non
     assert isinstance(loaded, list)
     pairing_t, decisions = _timed(lambda: pairing.decide_by_policy(loaded, pol, now), reps)
     assert isinstance(decisions, list)
+    forking_from = pairing._FORK_MIN_TESTS
+    pairing._FORK_MIN_TESTS = len(loaded) + 1  # the same deciding, in this process alone
+    try:
+        pairing_1, _ = _timed(lambda: pairing.decide_by_policy(loaded, pol, now), reps)
+    finally:
+        pairing._FORK_MIN_TESTS = forking_from
     building, built = _timed(lambda: pairing.report_by_policy(decisions, now, pol), reps)
     assert isinstance(built, dict)
     out = work / "report.json"
@@ -102,13 +109,14 @@ def classify_phases(results: Results, work: Path, quick: bool, reps: int) -> Non
         records.write_report(out, built)
 
     writing, _ = _timed(write, reps)
-    rows = [("listing (_files)", listing), ("reading (read_bytes_capped)", reading),
+    rows = [("listing (_files)", listing), ("reading (read_listed_capped)", reading),
             ("parsing (parse_json)", parsing), ("validating (check_stamp)", validating),
-            ("pairing (decide_by_policy)", pairing_t),
+            ("pairing (decide_by_policy, 1 core)", pairing_1),
             ("report building (report_by_policy)", building),
             ("report writing (write_report)", writing)]
     for name, seconds in rows:
         _phase(name, seconds, base, stamps, "stamp")
+    _phase("pairing (decide_by_policy, 2 cores)", pairing_t, base, stamps, "stamp")
     single = sum(s for _, s in rows)
     _phase("sum of the phases, one process", single, base, stamps, "stamp")
     _phase("collect_some (read+parse+validate, 2 cores)", collecting, base, stamps, "stamp")
