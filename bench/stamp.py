@@ -11,8 +11,11 @@ modules whose properties a card can govern). No example database on either side:
 puts ``database=None`` (gate/testrun/hypothesis_card.py), and the baseline loads a profile with
 ``database=None`` and ``print_blob=True`` from a one-line plugin (``-p bench_nodb``); both run
 the cards' ``cases`` (``gate init`` writes the settings in force) with ``-p no:cacheprovider``.
-The baseline plugin puts each card's seed on its test as ``@seed(n)`` would (a state machine's
-``runTest`` keeps a random seed), so both sides draw the same examples and find the same reds.
+The baseline plugin puts each card's seed on its test as ``@seed(n)`` would (on a state
+machine's class for its ``runTest``, as the card does) and hides Hypothesis's local-constants
+pool while a gated test runs (as the card does: it changes the draws), so both sides draw the
+same examples; on tests/hypo_suite, which records every draw (``HYPO_SUITE_DRAWS``), the bench
+checks that before timing and refuses to print a ratio otherwise.
 With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
 (no download, no hpack).
 """
@@ -32,21 +35,45 @@ from bench.common import ROOT, Results, Run, gate_command, interleaved, run, say
 
 CACHE = Path(os.environ.get("GATE_BENCH_CACHE", Path.home() / ".cache" / "gate-bench"))
 HPACK = "hpack==4.1.0"
-NODB = """import json, pathlib
+NODB = """import contextlib, json, pathlib
+import pytest
 from hypothesis import settings
 settings.register_profile("bench-nodb", database=None, print_blob=True, derandomize=False)
 settings.load_profile("bench-nodb")
+SEEDS = {}
 
 def pytest_collection_modifyitems(config, items):  # each card's seed, as @seed(n) puts it
-    seeds = {}
     for path in pathlib.Path(".github/gate-cards").glob("*.json"):
         card = json.loads(path.read_text())
-        seeds[card["property"]] = card["seed"]
+        SEEDS[card["property"]] = card["seed"]
     for item in items:
         obj = getattr(item, "obj", None)
         test = getattr(obj, "__func__", obj)
-        if item.nodeid in seeds and hasattr(test, "hypothesis"):
-            test._hypothesis_internal_use_seed = seeds[item.nodeid]
+        if item.nodeid not in SEEDS:
+            continue
+        machine = getattr(test, "_hypothesis_state_machine_class", None)
+        if machine is not None:  # a state machine's runTest: @seed(n) goes on the machine
+            machine._hypothesis_internal_use_seed = SEEDS[item.nodeid]
+        elif hasattr(test, "hypothesis"):
+            test._hypothesis_internal_use_seed = SEEDS[item.nodeid]
+
+@contextlib.contextmanager
+def no_local_constants():  # as the card runs a gated test (gate/testrun/hypothesis_card.py)
+    from hypothesis.internal.conjecture import providers as prov
+    empty = prov.Constants(integers=prov.SortedSet(), floats=prov.SortedSet(
+        key=prov.float_to_int), bytes=prov.SortedSet(), strings=prov.SortedSet())
+    saved, prov._get_local_constants = prov._get_local_constants, lambda: empty
+    try:
+        yield
+    finally:
+        prov._get_local_constants = saved
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item):
+    if item.nodeid not in SEEDS:
+        return (yield)
+    with no_local_constants():
+        return (yield)
 """
 
 
@@ -106,6 +133,19 @@ def _measure(results: Results, name: str, tree: Path, env: dict[str, str], ids: 
         return run([sys.executable, *pytest_args, "-p", "bench_nodb", *ids], cwd=tree,
                    env=env, ok=(0, 1))
 
+    if name == "hypo_suite":  # the suite records its draws: both sides must draw the same
+        drawn = []
+        for side in (ours, base):
+            draws = tree.parent / f"{name}-draws-{len(drawn)}.txt"
+            env["HYPO_SUITE_DRAWS"] = str(draws)
+            side()
+            del env["HYPO_SUITE_DRAWS"]
+            drawn.append(draws.read_text() if draws.exists() else "")
+        same = drawn[0] == drawn[1] and bool(drawn[0])
+        say(f"# stamp {name}: both sides drew the same examples: {'yes' if same else 'NO'} "
+            f"({drawn[0].count(chr(10))} draws)")
+        if not same:
+            raise RuntimeError(f"stamp {name}: the baseline does not run the same examples")
     a, b = interleaved(ours, base, reps)
     stamps = sum(1 for _ in (out / str(count[0])).glob("*.json"))
     ours_s = statistics.median(r.seconds for r in a)
