@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -374,6 +375,43 @@ def test_module_files_follows_the_projects_own_imports_transitively(tmp_path: Pa
         "src/lib/util.py", "src/lib/__init__.py", "src/lib/_tables.py", "src/lib/broken.py"]
     # the same every time
     assert adopt.module_files(tmp_path / "tests" / "test_p.py", search, tmp_path) == found
+
+
+SO = EXTENSION_SUFFIXES[0]  # e.g. ".cpython-311-x86_64-linux-gnu.so"
+
+
+def test_extension_modules_names_the_compiled_modules_the_project_imports(tmp_path: Path) -> None:
+    """pyrsistent trial: ``from pvectorc import pvector`` names a module built in place from
+    ``pvectorcmodule.c``; the import following cannot reach its sources."""
+    files = {"pvectorc" + SO: "", "pkg/__init__.py": "from . import _fast\nimport pvectorc\n",
+             "pkg/_fast" + SO: "", "pkg/slow.py": "",
+             ".venv/lib/site-packages/dep" + SO: "",
+             "tests/test_p.py": "import pkg, dep\nfrom pkg import slow\nimport pvectorc\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    search = [tmp_path / "tests", tmp_path, tmp_path / ".venv/lib/site-packages"]
+    test = tmp_path / "tests" / "test_p.py"
+    sources = [test, *adopt.module_files(test, search, tmp_path)]
+    found = adopt.extension_modules(sources, search, tmp_path)
+    assert [(e.relative_to(tmp_path).as_posix(), i.relative_to(tmp_path).as_posix())
+            for e, i in found] == [("pvectorc" + SO, "tests/test_p.py"),
+                                   ("pkg/_fast" + SO, "pkg/__init__.py")]
+
+
+def test_init_notes_a_compiled_extension_its_fixtures_cannot_hold(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "mylib" / ("_speed" + SO)).write_bytes(b"\x7fELF")  # never loaded: only named
+    (repo / "tests" / "test_fast.py").write_text(
+        "from hypothesis import given, strategies as st\n\n\n@given(st.integers())\n"
+        "def test_fast(x):\n    from mylib import _speed\n")
+    assert init("tests/test_fast.py") == 0
+    out = capsys.readouterr().out
+    assert ("note: the fixtures import 1 compiled extension built in the repository "
+            f"(mylib/_speed{SO}, imported by tests/test_fast.py), whose sources no import "
+            "names: add them and the build script (setup.py) to the fixtures") in out
+    (prop,) = manifest.load(MANIFEST, Path("."))
+    assert Path("mylib/_speed" + SO) not in prop.fixtures  # a build output, not the source
 
 
 def test_a_test_file_that_is_not_python_names_its_line(tmp_path: Path) -> None:

@@ -127,6 +127,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
     names = adopt.card_file_names([item.nodeid for item in new])
     planned: list[adopt.Planned] = []
+    extensions: dict[Path, Path] = {}
     for item in new:
         source = f"{item.path}:{item.line or 1}"
         if len(item.nodeid) > 256:
@@ -139,6 +140,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         fixture_files = [*adopt.module_files(item.path, collected.sys_path, root),
                          *adopt.conftest_files(item.path, collected.sys_path, root),
                          *harness]
+        for ext, importer in adopt.extension_modules([item.path, *fixture_files],
+                                                     collected.sys_path, root):
+            extensions.setdefault(ext.resolve(), importer)
         fixtures = [location]
         for path in fixture_files:
             shown = adopt.relative_to_root(path, root, source, "fixtures", "")
@@ -154,6 +158,15 @@ def cmd_init(args: argparse.Namespace) -> int:
             line=item.line)
         planned.append(adopt.Planned(item.nodeid, card_path, card, entry))
 
+    if extensions:
+        ext, importer = next(iter(extensions.items()))
+        named = [adopt.relative_to_root(p, root, str(p), "fixtures", "")
+                 for p in (ext, importer)]
+        say(f"note: the fixtures import {_count(len(extensions), 'compiled extension')} "
+            f"built in the repository ({named[0]}, imported by {named[1]}"
+            + (", …" if len(extensions) > 1 else "") + "), whose sources no import names: "
+            "add them and the build script (setup.py) to the fixtures of the properties that "
+            "run it (README, Adopt it in your repository, step 3)")
     for plan in planned:
         if os.path.lexists(plan.card_path):
             raise _exists(plan.card_path, "remove it, or pass another --cards folder")

@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,56 @@ def module_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Pa
                 unique.append(path)
                 queue.append(path)
     return unique[:_MODULE_LIMIT]
+
+
+def _extension_file(base: Path, dotted: str) -> Path | None:
+    """The compiled extension module ``dotted`` names under ``base`` (``name.cpython-311-…so``,
+    ``name.pyd``), if one is there."""
+    parts = [p for p in dotted.split(".") if p]
+    if not parts:
+        return None
+    folder = base.joinpath(*parts[:-1])
+    for suffix in EXTENSION_SUFFIXES:
+        candidate = folder / (parts[-1] + suffix)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def extension_modules(sources: Iterable[Path], search: Sequence[Path],
+                      root: Path) -> list[tuple[Path, Path]]:
+    """``(extension, importer)`` for each compiled extension module under ``root`` (outside
+    third-party folders) that one of the Python files ``sources`` imports, each once, in the
+    order found. The import following stops there: an extension's sources (C, Cython) and its
+    build script are no import, so ``gate init`` names the extension for them to be added to
+    the fixtures by hand (pyrsistent trial: ``pvectorc``, built in place from
+    ``pvectorcmodule.c``, is what its ``pvector`` runs, and no fixture held its code)."""
+    bases = [b for b in search if b.is_dir() and not _is_third_party(b / "x", root)]
+    seen: set[Path] = set()
+    found: list[tuple[Path, Path]] = []
+    for source in sources:
+        if source.suffix != ".py":
+            continue
+        try:
+            imports = imports_of(source)
+        except GateInputError:
+            continue  # reported where the file is followed, if at all
+        for level, module, names in imports:
+            dotted = [module, *(f"{module}.{n}" if module else n for n in names)]
+            if level:
+                base = source.parent
+                for _ in range(level - 1):
+                    base = base.parent
+                hits = [_extension_file(base, d) for d in dotted]
+            else:
+                hits = [next((hit for b in bases if (hit := _extension_file(b, d))), None)
+                        for d in dotted]
+            for hit in hits:
+                if hit is None or _is_third_party(hit, root) or hit.resolve() in seen:
+                    continue
+                seen.add(hit.resolve())
+                found.append((hit, source))
+    return found
 
 
 def conftest_files(test_file: Path, search: Sequence[Path], root: Path) -> list[Path]:
