@@ -60,6 +60,28 @@ def test_classify_imports_no_github(fixture_dir: Path) -> None:
         for line in done.stderr.splitlines() if line.startswith("import time:")}
 
 
+def test_stamp_validates_with_the_pregenerated_validators_alone(fixture_dir: Path) -> None:
+    """A ``gate stamp --manifest --pytest`` run whose records are all valid (manifest, policy,
+    card, the recorder's plan, records and results, the stamp) imports neither schema
+    library: the validators ship pregenerated (issue 23)."""
+    (fixture_dir / "card.json").write_text(
+        '{"property": "t.py::test_p", "cases": 3, "seed": 1}')
+    (fixture_dir / "gate.yml").write_text(
+        'version: 1\nproperties:\n  - test_id: "t.py::test_p"\n    card: "card.json"\n'
+        '    fixtures: ["fx"]\n    junit: {classname: "t", name: "test_p"}\n')
+    (fixture_dir / ".github").mkdir()
+    (fixture_dir / ".github" / "gate-policy.yml").write_text("max_freeze_days: 30\n")
+    (fixture_dir / "t.py").write_text("from hypothesis import given, strategies as st\n\n\n"
+                                      "@given(st.integers())\ndef test_p(x):\n    pass\n")
+    names = imported("stamp", "--manifest", "gate.yml", "--server-class", "local-pinned",
+                     "--out", "out", "--pytest", "--", sys.executable, "-m", "pytest", "-q",
+                     "-p", "no:cacheprovider", "t.py", cwd=fixture_dir)
+    assert len(list((fixture_dir / "out").glob("*.json"))) == 1
+    assert "gate" in names and "yaml" in names
+    for heavy in ("jsonschema", "fastjsonschema", "referencing", "github", "sigstore"):
+        assert heavy not in names, heavy
+
+
 #: What the per-tool-call path must not import (start-up: one process per agent tool call).
 NOT_ON_THE_HOOK_PATH = ("argparse", "dataclasses", "inspect", "typing", "tempfile", "decimal",
                         "importlib.resources", "fastjsonschema", "jsonschema", "yaml", "github",

@@ -212,13 +212,14 @@ def _local_schema(uri: str) -> Any:
 #: Schemas whose fast validator ships pregenerated (``gate/records/_fast_<name>.py``), because
 #: every ``gate halt hook`` process validates ledger entries (generating the code costs more
 #: start-up than the rest of the hook), and every ``gate stamp --manifest`` validates the
-#: manifest, cards, the recorder's plan, records and results, and the stamps (generating those
-#: six took ~0.25 s of each stamp step; issue 23). One is used only while the digest it records
-#: matches the schema files it was generated from (else the code is generated as usual);
+#: manifest, policy, cards, the recorder's plan, records and results, and the stamps
+#: (generating those seven took ~0.25 s of each stamp step, and a valid run now imports no
+#: schema library at all; issue 23). One is used only while the digest it records matches the
+#: schema files it was generated from (else the code is generated as usual);
 #: regenerate with ``python -c "from gate.records import schemas; schemas.write_pregenerated()"``,
 #: and tests/test_schemas_fast.py fails while one is stale.
-PREGENERATED = ("ledger-entry", "manifest", "sample-card", "recorder-plan", "recorder-record",
-                "recorder-results", "stamp")
+PREGENERATED = ("ledger-entry", "manifest", "sample-card", "policy", "recorder-plan",
+                "recorder-record", "recorder-results", "stamp")
 
 
 def _referenced(name: str) -> list[str]:
