@@ -134,6 +134,23 @@ def test_the_reproduce_line_renders_verbatim_and_inert(repro: str) -> None:
     assert html.unescape(code) == repro.replace("\n", " ")
 
 
+def test_a_state_machines_reproduce_line_says_it_goes_on_the_machine_class() -> None:
+    """pyrsistent trial: Hypothesis says "as a decorator on your test function", but a
+    machine's test is ``TestCase.runTest`` (Hypothesis's code); the class carries it."""
+    pair = stable("property_miss")
+    for run in pair["runs"]:
+        run["failure"] = {"reproduce": "@reproduce_failure('6.170.17', b'AA==')",
+                          "example": "Failing test case: <state machine>\n"
+                                     "state = PVectorBuilder()\nstate.teardown()"}
+    (line,) = review.next_step(pair, NOW, 30, review.View())
+    assert line.endswith("Reproduce locally: `@reproduce_failure('6.170.17', b'AA==')` on the "
+                         "state machine class `PVectorBuilder` (not its `TestCase`)"), line
+    pair["runs"][0]["failure"]["example"] = pair["runs"][1]["failure"]["example"] = (
+        "Failing test case: t(\n    x=1,\n)")
+    (line,) = review.next_step(pair, NOW, 30, review.View())
+    assert line.endswith("b'AA==')`"), line  # a plain test: the line alone, as before
+
+
 def test_the_allowlist_suggestion_says_where_it_goes() -> None:
     """Pasted below gate init's ``allowlist: []``, a snippet starting ``allowlist:`` is a
     duplicate key: the lead-in says to replace that line or add the item under it."""

@@ -675,9 +675,32 @@ def stable_step(pair: Mapping[str, Any]) -> str:
             "falsifying example to compare).")
 
 
+#: A state machine's falsifying example opens with its header and ``state = Machine()``.
+_MACHINE = re.compile(r"\A(?:Failing|Falsifying) [^\n]*<state machine>\n"
+                      r"state = ([A-Za-z_]\w*)\(\)$", re.M)
+
+
+def _machine(pair: Mapping[str, Any]) -> str | None:
+    """The state machine class a stateful red's example names, if it is one."""
+    for run in _runs(pair):
+        example = _failure(run).get("example")
+        found = _MACHINE.match(example) if isinstance(example, str) else None
+        if found:
+            return found.group(1)
+    return None
+
+
 def _repro_words(pair: Mapping[str, Any]) -> str:
+    """The ``@reproduce_failure`` line; for a state machine, where it goes: Hypothesis says
+    "on your test function", but a machine's ``TestCase.runTest`` is Hypothesis's own, and
+    it reads the decorator from the machine class (pyrsistent trial)."""
     repro = _reproduce(pair)
-    return f" Reproduce locally: {markdown.code_span(repro, 500)}" if repro else ""
+    if not repro:
+        return ""
+    machine = _machine(pair)
+    where = (f" on the state machine class {markdown.code_span(machine, 200)} (not its "
+             "`TestCase`)" if machine else "")
+    return f" Reproduce locally: {markdown.code_span(repro, 500)}{where}"
 
 
 def required_lines(pair: Mapping[str, Any]) -> list[str]:
