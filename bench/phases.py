@@ -6,8 +6,8 @@ classify, one process, the cyclic collector off as ``gate classify`` runs it: li
 (``pairing._files``), reading (``files.read_listed_capped``, as classify reads), parsing
 (``files.parse_json``, with its duplicate-key hook), validating (``load.check_stamp``: schema
 and the stamp rules), collecting (``pairing.collect``: the same three on two cores plus the
-merge by run id), pairing (``pairing.decide_by_policy``, on one core and as classify runs it
-on two), building the report (``pairing.report_by_policy``), writing it
+merge by run id), pairing (``pairing.decide_by_policy``, on one core and as classify runs it:
+on two when one is idle), building the report (``pairing.report_by_policy``), writing it
 (``load.write_report``: check, canonical JSON, atomic write). Each phase is a ``PHASE`` line
 against the baseline's whole loop (read + ``json.loads`` in the same process).
 
@@ -116,7 +116,7 @@ def classify_phases(results: Results, work: Path, quick: bool, reps: int) -> Non
             ("report writing (write_report)", writing)]
     for name, seconds in rows:
         _phase(name, seconds, base, stamps, "stamp")
-    _phase("pairing (decide_by_policy, 2 cores)", pairing_t, base, stamps, "stamp")
+    _phase("pairing (decide_by_policy, as classify)", pairing_t, base, stamps, "stamp")
     single = sum(s for _, s in rows)
     _phase("sum of the phases, one process", single, base, stamps, "stamp")
     _phase("collect_some (read+parse+validate, 2 cores)", collecting, base, stamps, "stamp")

@@ -107,6 +107,17 @@ def test_the_first_bad_stamp_in_path_order_is_reported(tmp_path: Path, starts: l
     assert starts
 
 
+def test_spare_core_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.0, 0.0))
+    assert forked.spare_core()
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.0, 0.0))
+    assert not forked.spare_core()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert not forked.spare_core()
+
+
 def test_share_gives_each_chunk_to_one_process_and_survives_a_crash(tmp_path: Path) -> None:
     mine: list[int] = []
     theirs = forked.share(40, mine.append, lambda i: str(i * i).encode())
@@ -161,6 +172,10 @@ def test_deciding_in_a_child_equals_one_process(tmp_path: Path, starts: list[int
     single = _decisions(tmp_path)
     assert not starts
     monkeypatch.setattr(pairing, "_FORK_MIN_TESTS", 4)
+    monkeypatch.setattr(forked, "spare_core", lambda: True)
+    assert _decisions(tmp_path) == single
+    assert len(starts) == 1
+    monkeypatch.setattr(forked, "spare_core", lambda: False)  # a busy machine: no child
     assert _decisions(tmp_path) == single
     assert len(starts) == 1
     assert any(reruns for _, _, reruns, _ in single) and any(reds for *_, reds in single)
@@ -178,6 +193,7 @@ def test_a_failed_decide_child_changes_nothing(tmp_path: Path, starts: list[int]
         raise ValueError("cannot send")
 
     monkeypatch.setattr(pairing, "_FORK_MIN_TESTS", 4)
+    monkeypatch.setattr(forked, "spare_core", lambda: True)
     monkeypatch.setattr(pairing, "marshal", types.SimpleNamespace(dumps=boom,
                                                                   loads=marshal.loads))
     assert _decisions(tmp_path) == single

@@ -95,6 +95,22 @@ def abandon(child: Child) -> None:
         os.waitpid(child.pid, 0)
 
 
+def spare_core() -> bool:
+    """Whether the 1-minute load average (this process included) leaves at least half a core
+    idle for a child. Where forking costs real work of its own (copy-on-write copies of every
+    page either process then writes, the result sent back), a child on a machine with no idle
+    core only adds that work: ``gate classify --stamps`` of 100,000 stamps at load 2.3-3.1 on 2
+    cores took 7.8 s (median of 5) deciding with a child against 6.9 s without."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    try:
+        return cores > 1 and os.getloadavg()[0] < cores - 0.5
+    except (AttributeError, OSError):  # pragma: no cover - no load average here
+        return False
+
+
 def share(chunks: int, mine: Callable[[int], object], theirs: Callable[[int], bytes]
           ) -> dict[int, bytes]:
     """Chunks ``0 .. chunks - 1`` shared between this process and one forked child, each

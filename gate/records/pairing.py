@@ -517,12 +517,14 @@ _FORK_MIN_TESTS = 1000
 
 
 def _decide_each(names: list[str], one: Callable[[str], TestDecision]) -> list[TestDecision]:
-    """``[one(t) for t in names]`` on two cores: this process and a forked child take chunks
+    """``[one(t) for t in names]`` on two cores when one is idle (forked.spare_core: the
+    child's copy-on-write pages cost more than it saves on a busy machine, unlike loading,
+    whose child copies little): this process and a forked child take chunks
     of the tests from a pipe (:func:`gate.records.forked.share`), the child sending its
     decisions back with ``marshal`` (entries are plain JSON values, which round-trip exactly,
     key order included). Deciding is pure: a chunk the child did not send back is decided
     here, so the decisions never depend on the child, only the time."""
-    if len(names) < _FORK_MIN_TESTS or not forked.can_fork():
+    if len(names) < _FORK_MIN_TESTS or not forked.can_fork() or not forked.spare_core():
         return [one(t) for t in names]
     parts = _chunks(len(names))
     mine: dict[int, list[TestDecision]] = {}
