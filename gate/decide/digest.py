@@ -69,6 +69,12 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 ADDRESS_MARK = " at 0x…>"
 
 
+def without_addresses(text: str) -> str:
+    """``text`` with every default ``repr``'s memory address replaced (:data:`ADDRESS_MARK`):
+    what two processes print for the same objects."""
+    return _ADDRESS.sub(ADDRESS_MARK, text)
+
+
 def _sha256_of(value: object) -> str:
     data = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
@@ -88,7 +94,7 @@ def failure_digest(failure: Mapping[str, Any]) -> str | None:
     example, kind = failure.get("example"), failure.get("type")
     if not isinstance(example, str) or not isinstance(kind, str):
         return None
-    return _sha256_of({"example": _ADDRESS.sub(ADDRESS_MARK, example),
+    return _sha256_of({"example": without_addresses(example),
                        "format": FAILURE_FORMAT, "type": kind})
 
 
@@ -101,7 +107,7 @@ def health_check_digest(failure: Mapping[str, Any]) -> str | None:
     if kind != HEALTH_CHECK_TYPE or not isinstance(message, str) or not message:
         return None
     return _sha256_of({"format": HEALTH_CHECK_FORMAT, "type": kind,
-                       "message": _ADDRESS.sub(ADDRESS_MARK, message)})
+                       "message": without_addresses(message)})
 
 
 @dataclass(frozen=True, slots=True)

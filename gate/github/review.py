@@ -24,12 +24,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gate.decide import digest, when
 from gate.decide import outcome as outcomes
-from gate.decide import when
 from gate.github import markdown, workflow
 from gate.records import report as report_lines
 
@@ -367,11 +367,29 @@ def _failure_lines(run: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _comparable(failure: Mapping[str, Any]) -> dict[str, Any]:
+    """A failure's fields with object addresses replaced (:func:`digest.without_addresses`, as
+    the failure digest reads them): another process prints other addresses for one object."""
+    return {k: digest.without_addresses(v) if isinstance(v, str) else v
+            for k, v in failure.items()}
+
+
 def _same_failure(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
-    """Two runs' failure and Hypothesis settings are byte for byte the same (what a red block
-    would print for each)."""
-    return bool(_failure(first)) and _failure(first) == _failure(second) and (
-        first.get("hypothesis") == second.get("hypothesis"))
+    """Two runs' failure and Hypothesis settings are the same (what a red block would print
+    for each), object addresses aside."""
+    return bool(_failure(first)) and _comparable(_failure(first)) == _comparable(
+        _failure(second)) and first.get("hypothesis") == second.get("hypothesis")
+
+
+def _same_words(run: Mapping[str, Any], same: Mapping[str, Any],
+                name: Callable[[str], str]) -> str:
+    """"CLASS: the same failure on the same example as OTHER", each class name through
+    ``name`` (the sink's escaper), and when only object addresses differ, that they do."""
+    words = (f"{name(str(run.get('server_class', '')))}: the same failure on the same example "
+             f"as {name(str(same.get('server_class', '')))}")
+    if _failure(run) != _failure(same):
+        words += " (but for object addresses, which differ between processes)"
+    return words
 
 
 def _health_check_lines(check: HealthCheck, run: Mapping[str, Any]) -> list[str]:
@@ -744,9 +762,8 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
     for run in _runs(pair)[:4] if check is None else ():
         same = next((r for r in shown if _same_failure(r, run)), None)
         if same is not None:  # byte for byte what another class printed: say so, once
-            out += [f"{markdown.inline(str(run.get('server_class', '')))}: the same failure on "
-                    f"the same example as {markdown.inline(str(same.get('server_class', '')))}"
-                    " (and the same Hypothesis settings).", ""]
+            out += [f"{_same_words(run, same, markdown.inline)} (and the same Hypothesis "
+                    "settings).", ""]
             continue
         out += _failure_lines(run)
         if _failure(run):
@@ -1059,8 +1076,7 @@ def annotation_failures(pair: Mapping[str, Any]) -> list[str]:
         cls = str(run.get("server_class", ""))
         same = next((r for r in shown if _same_failure(r, run)), None)
         if same is not None:
-            out.append(markdown.one_line(f"{cls}: the same failure on the same example as "
-                                         f"{same.get('server_class', '')}"))
+            out.append(markdown.one_line(_same_words(run, same, str)))
             continue
         shown.append(run)
         message, kind = failure.get("message"), failure.get("type")
