@@ -371,6 +371,8 @@ def _pairing_entry(test_id: str, action: str, row: int, reason: str,
 
 def _reruns(test_id: str, runs: Sequence[Loaded]) -> list[dict[str, Any]]:
     pairs: list[dict[str, Any]] = []
+    if len(runs) < 2:
+        return pairs
     for before, after in itertools.pairwise(runs):
         result = digest.classify_runs(stamps.as_run_record(before.stamp),
                                       stamps.as_run_record(after.stamp))
@@ -390,10 +392,11 @@ def decide_test(
 ) -> TestDecision:
     """Rows 1-3 of the module table for one test's stamps (all with this ``test_id``) and the
     reds earlier attempts remembered for it that are not among ``items`` (row 2m)."""
-    decision = _decide_test(test_id, items, allowlist, now, issues, remembered)
+    entry, reruns = _decide_test(test_id, items, allowlist, now, issues, remembered)
     reds = [red_entry(i) for i in items if i.stamp["outcome"] == "assert_fail"]
-    reds += [m.red() for m in remembered]
-    return TestDecision(decision.test_id, decision.entry, decision.reruns, reds)
+    if remembered:
+        reds += [m.red() for m in remembered]
+    return TestDecision(test_id, entry, reruns, reds)
 
 
 def _decide_test(
@@ -403,12 +406,14 @@ def _decide_test(
     now: int,
     issues: Mapping[tuple[str, str], Any] | None,
     remembered: Sequence[Remembered],
-) -> TestDecision:
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the deciding entry, the rerun pairs) of :func:`decide_test`."""
     by_class: dict[str, list[Loaded]] = {c: [] for c in stamps.CLASSES}
     for item in items:
         by_class[item.stamp["server_class"]].append(item)
     for runs in by_class.values():
-        runs.sort(key=_order)
+        if len(runs) > 1:
+            runs.sort(key=_order)
     ordered = by_class[stamps.LOCAL] + by_class[stamps.FREE]
     reruns = _reruns(test_id, by_class[stamps.LOCAL]) + _reruns(test_id, by_class[stamps.FREE])
     refused = [i for i in ordered if i.refused is not None]
@@ -421,14 +426,14 @@ def _decide_test(
             ordered)
         if remembered:
             entry = _with_memory(entry, remembered)
-        return TestDecision(test_id, entry, reruns)
+        return entry, reruns
     missing = [c for c in stamps.CLASSES if not by_class[c]]
     if missing:
         entry = _pairing_entry(test_id, "reject_missing_stamp", 1,
                                f"no {missing[0]} stamp: that class did not run", ordered)
         if remembered:
             entry = _with_memory(entry, remembered)
-        return TestDecision(test_id, entry, reruns)
+        return entry, reruns
     chosen: list[Loaded] = []
     discarded = 0
     repeated = 0
@@ -442,12 +447,12 @@ def _decide_test(
                 f"({', '.join(r.stamp['run_id'] + ' ' + r.stamp['outcome'] for r in conclusive)}"
                 "); never pick one",
                 ordered)
-            return TestDecision(test_id, entry, reruns)
+            return entry, reruns
         memo = [m for m in remembered if m.server_class == server_class]
         if memo and (not conclusive or len({m.result for m in memo}
                                            | {result_digest(r) for r in conclusive}) > 1):
             entry = _memory_entry(test_id, server_class, conclusive, memo, ordered)
-            return TestDecision(test_id, entry, reruns)
+            return entry, reruns
         chosen.append(conclusive[-1] if conclusive else runs[-1])
         repeated += max(0, len(conclusive) - 1)
         discarded += len(runs) - max(1, len(conclusive))
@@ -466,7 +471,7 @@ def _decide_test(
         entry["reason"] += (f" ({repeated} agreeing same-class repeat"
                             f"{'s' if repeated > 1 else ''} of the paired stamp"
                             f"{'s' if repeated > 1 else ''}, e.g. a re-run job)")
-    return TestDecision(test_id, entry, reruns)
+    return entry, reruns
 
 
 def not_listed(loaded: Sequence[Loaded], remembered: Sequence[Remembered]

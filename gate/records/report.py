@@ -60,11 +60,13 @@ def stamp_gate_line(pair: Mapping[str, Any]) -> str | None:
     return f"stamp_gate={block_value(pair.get('action'))}"
 
 
-def pin_of(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
+def pin_of(records: Sequence[Mapping[str, Any]],
+           seen: Sequence[Mapping[str, Any]] | None = None) -> tuple[str | None, str | None]:
     """The first run's fixture digest (its pinned sampler file, else its Hypothesis generator
-    digest, see :func:`gate.decide.stamps.as_run_record`) and the pinned file's path."""
-    for stamp in records:
-        record = stamps.as_run_record(stamp)
+    digest, see :func:`gate.decide.stamps.as_run_record`) and the pinned file's path.
+    ``seen``: each stamp's ``as_run_record``, when the caller has them already."""
+    for index, stamp in enumerate(records):
+        record = stamps.as_run_record(stamp) if seen is None else seen[index]
         sha = digest.clean_digest(record.get("fixture_sha256"))
         if sha is not None:
             path = stamp.get("fixture_path") if "fixture_sha256" in stamp else None
@@ -150,10 +152,11 @@ def cross_class_pair(
     sources: tuple[str | None, str | None] = (None, None),
 ) -> dict[str, Any]:
     """A cross-class pair: the stamp gate decides; the digest gate gives the label."""
-    ordered = [(first, sources[0]), (second, sources[1])]
+    seen = (stamps.as_run_record(first), stamps.as_run_record(second))
+    label = digest.classify_runs(*seen)
+    ordered = [(first, sources[0], seen[0]), (second, sources[1], seen[1])]
     ordered.sort(key=lambda s: 0 if s[0].get("server_class") == stamps.LOCAL else 1)
-    label = digest.classify_runs(stamps.as_run_record(first), stamps.as_run_record(second))
-    sha, path = pin_of([s for s, _ in ordered])
+    sha, path = pin_of([s for s, _, _ in ordered], [r for _, _, r in ordered])
     pair: dict[str, Any] = {
         "test_id": str(first.get("test_id")),
         "gate": "stamp",
@@ -166,7 +169,7 @@ def cross_class_pair(
         # the digest gate's verdict (SPEC §4), always; the stamp gate's freeze is ``status``
         "freeze_allowed": label.freeze_allowed,
         "fixture_path": path,
-        "runs": [_run(s, src) for s, src in ordered],
+        "runs": [_run(s, src) for s, src, _ in ordered],
     }
     if result.action == "reject_fixture_mismatch":
         pair["mismatch"] = mismatch(ordered[0][0], ordered[1][0])
@@ -174,7 +177,7 @@ def cross_class_pair(
         card = ordered[0][0].get("sample_card")
         expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
         pair["card_expires"] = whole(expiry)
-    loc = _location([s for s, _ in ordered])
+    loc = _location([s for s, _, _ in ordered])
     if loc:
         pair["location"] = loc
     return pair
