@@ -16,12 +16,16 @@ machine's class for its ``runTest``, as the card does) and hides Hypothesis's lo
 pool while a gated test runs (as the card does: it changes the draws), so both sides draw the
 same examples; on tests/hypo_suite, which records every draw (``HYPO_SUITE_DRAWS``), the bench
 checks that before timing and refuses to print a ratio otherwise.
-With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
+(c) the same suite with every card's ``cases`` raised to :data:`LONG_CASES` (its gated
+tests then take ~14 s on this machine at load 2, 20 s and more under load; the baseline plugin
+applies each card's cases as ``@settings(max_examples=n)`` would, a no-op where the card keeps
+the test's own). With ``--quick``, only the Hypothesis suite's ``hypo_props.py``
 (no download, no hpack).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -35,17 +39,21 @@ from bench.common import ROOT, Results, Run, gate_command, interleaved, run, say
 
 CACHE = Path(os.environ.get("GATE_BENCH_CACHE", Path.home() / ".cache" / "gate-bench"))
 HPACK = "hpack==4.1.0"
+#: The cards' cases for the long run of tests/hypo_suite (~14 s of gated tests at load 2 here).
+LONG_CASES = 5000
 NODB = """import contextlib, json, pathlib
 import pytest
 from hypothesis import settings
 settings.register_profile("bench-nodb", database=None, print_blob=True, derandomize=False)
 settings.load_profile("bench-nodb")
 SEEDS = {}
+CASES = {}
 
-def pytest_collection_modifyitems(config, items):  # each card's seed, as @seed(n) puts it
-    for path in pathlib.Path(".github/gate-cards").glob("*.json"):
-        card = json.loads(path.read_text())
+def pytest_collection_modifyitems(config, items):  # each card's seed, as @seed(n) puts it,
+    for path in pathlib.Path(".github/gate-cards").glob("*.json"):  # and its cases as
+        card = json.loads(path.read_text())                     # @settings(max_examples=n)
         SEEDS[card["property"]] = card["seed"]
+        CASES[card["property"]] = card["cases"]
     for item in items:
         obj = getattr(item, "obj", None)
         test = getattr(obj, "__func__", obj)
@@ -54,8 +62,11 @@ def pytest_collection_modifyitems(config, items):  # each card's seed, as @seed(
         machine = getattr(test, "_hypothesis_state_machine_class", None)
         if machine is not None:  # a state machine's runTest: @seed(n) goes on the machine
             machine._hypothesis_internal_use_seed = SEEDS[item.nodeid]
+            item.cls.settings = settings(item.cls.settings, max_examples=CASES[item.nodeid])
         elif hasattr(test, "hypothesis"):
             test._hypothesis_internal_use_seed = SEEDS[item.nodeid]
+            test._hypothesis_internal_use_settings = settings(
+                test._hypothesis_internal_use_settings, max_examples=CASES[item.nodeid])
 
 @contextlib.contextmanager
 def no_local_constants():  # as the card runs a gated test (gate/testrun/hypothesis_card.py)
@@ -133,7 +144,7 @@ def _measure(results: Results, name: str, tree: Path, env: dict[str, str], ids: 
         return run([sys.executable, *pytest_args, "-p", "bench_nodb", *ids], cwd=tree,
                    env=env, ok=(0, 1))
 
-    if name == "hypo_suite":  # the suite records its draws: both sides must draw the same
+    if name.startswith("hypo_suite"):  # the suite records its draws: both sides must draw the same
         drawn = []
         for side in (ours, base):
             draws = tree.parent / f"{name}-draws-{len(drawn)}.txt"
@@ -173,3 +184,15 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
     ids = _gated(tree, env, targets)
     say(f"# stamp: tests/hypo_suite ({', '.join(targets)}), gate init: {len(ids)} properties")
     _measure(results, "hypo_suite", tree, env, ids, reps, 1.05)
+    if quick:
+        return
+    # gated tests of >= 20 s: the same suite with every card's cases raised (a card's cases are
+    # the user's to choose; the baseline runs them as @settings(max_examples=n) would)
+    long_tree = work / "hypo_long"
+    shutil.copytree(tree, long_tree, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for card_path in (long_tree / ".github" / "gate-cards").glob("*.json"):
+        card = json.loads(card_path.read_text())
+        card["cases"] = LONG_CASES
+        card_path.write_text(json.dumps(card, indent=2) + "\n")
+    say(f"# stamp: tests/hypo_suite with every card's cases = {LONG_CASES}")
+    _measure(results, "hypo_suite_long", long_tree, env, ids, reps, 1.02)
