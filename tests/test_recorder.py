@@ -229,6 +229,117 @@ def test_a_recorder_that_never_loaded_is_refused(tmp_path: Path, command: list[s
     assert not (tmp_path / "out").exists()
 
 
+def _error_line(done: subprocess.CompletedProcess[str]) -> str:
+    (line,) = [ln for ln in done.stderr.splitlines() if ln.startswith("gate: error:")]
+    return line
+
+
+@pytest.mark.parametrize(("files", "args", "said", "fix"), [
+    ({"pytest.ini": "[pytest]\naddopts = --benchmark-skip\n"}, (),  # a plugin not installed
+     "error: unrecognized arguments: --benchmark-skip",
+     "requirements-test.txt must list the plugins the configuration's addopts needs"),
+    ({}, ("--benchmark-skip",), "error: unrecognized arguments: --benchmark-skip",
+     "requirements-test.txt must list the plugins the configuration's addopts needs"),
+    ({"conftest.py": "pytest_plugins = ['no_such_plugin_xyz']\n"}, (),
+     'ERROR: Error importing plugin "no_such_plugin_xyz"',
+     "requirements-test.txt must list the plugins pytest is told to load"),
+    ({"conftest.py": "import no_such_module_xyz\n"}, (),
+     "ModuleNotFoundError: No module named 'no_such_module_xyz'",
+     "requirements-test.txt must list what the conftest.py imports"),
+    ({"pytest.ini": "[pytest\naddopts = -q\n"}, (), "unexpected value continuation",
+     "fix what pytest names"),
+])
+def test_a_pytest_usage_error_is_named_with_its_fix(
+        tmp_path: Path, files: dict[str, str], args: tuple[str, ...], said: str,
+        fix: str) -> None:
+    """pytest exit 4 stops it before the recorder's session begins: the error names the exit
+    status, pytest's own words and the fix, not "the recorder never loaded" (bad input, no
+    stamps, as before)."""
+    workspace(tmp_path, {"draws": 1})
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    done = stamp(tmp_path, "out", *pytest_argv(*args))
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = _error_line(done)
+    assert "the command exited 4 (pytest: usage error) before the gate's recorder began" in line
+    assert said in line and fix in line and "never loaded" not in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_pytest_internal_error_before_the_session_is_named(tmp_path: Path) -> None:
+    """Exit 3: a conftest.py's pytest_configure raises before the recorder's runs."""
+    workspace(tmp_path, {"draws": 1})
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_configure(config):\n    raise RuntimeError('boom at configure')\n")
+    done = stamp(tmp_path, "out", *pytest_argv())
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = _error_line(done)
+    assert ("the command exited 3 (pytest: internal error) before the gate's recorder began: "
+            "pytest said «RuntimeError: boom at configure»; a plugin or a conftest.py hook "
+            "raised") in line
+    assert "never loaded" not in line and not (tmp_path / "out").exists()
+
+
+def test_no_tests_collected_without_the_recorder_names_both(tmp_path: Path) -> None:
+    """Exit 5 with no session of the recorder: pytest ran a session the recorder was not loaded
+    into (its environment was dropped): the exit status, and the recorder's fix."""
+    workspace(tmp_path, {"draws": 1})
+    done = stamp(tmp_path, "out", "env", "-u", "PYTEST_ADDOPTS",
+                 *pytest_argv("-k", "nothing_matches_this"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = _error_line(done)
+    assert line.startswith("gate: error: the test command: (pytest): the command exited 5 "
+                           "(pytest: no tests collected), and the gate's recorder never loaded "
+                           "into pytest: the command must run pytest with the environment")
+    assert "tox: pass_env" in line and not (tmp_path / "out").exists()
+
+
+def test_what_pytest_said_is_bounded_and_stays_one_line(tmp_path: Path) -> None:
+    """The hostile case: an error that carries terminal escapes, a workflow command after a
+    carriage return, and 20,000 characters."""
+    workspace(tmp_path, {"draws": 1})
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_configure(config):\n"
+        "    raise RuntimeError('\\x1b[31mred\\r::error::forged ' + 'y' * 20000)\n")
+    done = stamp(tmp_path, "out", *pytest_argv())
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = _error_line(done)
+    assert "the command exited 3 (pytest: internal error)" in line
+    assert len(line) < 700 and "\x1b" not in line and "\r" not in line  # the gate's line
+    assert "red\\r::error::forged yyy" in line  # the carriage return shown, not obeyed
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("ERROR: usage: pytest [options] [file_or_dir]\npytest: error: unrecognized arguments: --x"
+     "\n  inifile: /w/pytest.ini\n  rootdir: /w\n", "pytest: error: unrecognized arguments: --x"),
+    ("ImportError while loading conftest '/w/conftest.py'.\nconftest.py:1: in <module>\n"
+     "    import nope\nE   ModuleNotFoundError: No module named 'nope'\n",
+     "ImportError while loading conftest '/w/conftest.py'; ModuleNotFoundError: No module "
+     "named 'nope'"),
+    ("INTERNALERROR> Traceback (most recent call last):\nINTERNALERROR>   File \"x\", line 1\n"
+     "INTERNALERROR> ValueError: v\nINTERNALERROR>\n", "ValueError: v"),
+    ("ERROR: gate: error: GATE_RECORDER_PLAN: not a plan\n",
+     "ERROR: gate: error: GATE_RECORDER_PLAN: not a plan"),
+    ("some tool's own last words\n\n", "some tool's own last words"),
+    ("", ""),
+    ("ERROR: " + "z" * 5000, "ERROR: " + "z" * 192 + "…"),
+])
+def test_pytests_own_words_are_found_in_its_stderr(text: str, said: str) -> None:
+    from gate.testrun import recorder_route
+
+    assert recorder_route.pytest_said(text) == said
+
+
+def test_other_exit_statuses_keep_the_recorders_fix() -> None:
+    from gate.testrun import recorder_route
+
+    for code in (None, 0, 1, 2, 127):
+        assert recorder_route.not_begun(code, "ERROR: x\n") == recorder_route.RECORDER_FIX
+    assert recorder_route.not_begun(4, "") == (
+        "the command exited 4 (pytest: usage error) before the gate's recorder began; fix what "
+        "pytest names (it is in the log above)")
+
+
 def test_a_session_killed_before_its_end_is_a_resource_exit(tmp_path: Path) -> None:
     workspace(tmp_path, {"draws": 1})
     (tmp_path / "conftest.py").write_text(

@@ -12,7 +12,7 @@ import itertools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from gate import __version__
 from gate.decide import outcome
@@ -37,6 +37,94 @@ RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must 
                 "plan and the descriptor of the gate's channel, which pytest must inherit; "
                 "tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
                 "os.environ), or stamp through JUnit with the junit input")
+
+
+#: pytest's own exit statuses that stop it before (or without) a session the recorder began in.
+PYTEST_STOPS = {3: "internal error", 4: "usage error", 5: "no tests collected"}
+#: How much of pytest's own words (its stderr) the one-line error quotes.
+SAID_CHARS = 200
+#: The command's stderr kept to find them: its first and its last this many bytes.
+KEPT_BYTES = 8192
+
+
+class _Kept:
+    """The command's stderr on its way to the gate's: passed through whole, its first and last
+    :data:`KEPT_BYTES` kept, to name what pytest said when it stopped before the recorder.
+    (:func:`gate.testrun.running.run_command` only writes and flushes its sinks.)"""
+
+    def __init__(self, sink: IO[bytes]) -> None:
+        self._sink = sink
+        self._head = bytearray()
+        self._tail = bytearray()
+
+    def write(self, chunk: bytes) -> int:
+        room = KEPT_BYTES - len(self._head)
+        self._head += chunk[:max(room, 0)]
+        self._tail += chunk[max(room, 0):]
+        del self._tail[:-KEPT_BYTES]
+        self._sink.write(chunk)
+        return len(chunk)
+
+    def flush(self) -> None:
+        self._sink.flush()
+
+    def text(self) -> str:
+        return (bytes(self._head) + b"\n" + bytes(self._tail)).decode("utf-8", "replace")
+
+
+def pytest_said(text: str) -> str:
+    """pytest's own error lines in its stderr ``text``, as one bounded line: a usage error
+    (``ERROR: ...``, argparse's ``prog: error: ...``), a conftest that failed to import (that
+    line and the exception's ``E   ...`` line), the exception of an ``INTERNALERROR>``
+    traceback; else the last line it wrote. Empty when it wrote nothing."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]  # a CR stays shown
+    picked: list[str] = []
+    internal = [rest for line in lines if line.startswith("INTERNALERROR>")
+                if (rest := line.removeprefix("INTERNALERROR>").strip())]
+    raised = [line.removeprefix("E").strip() for line in lines if line.startswith("E   ")]
+    for line in lines:
+        if line.startswith("ERROR: usage:") or line.startswith("INTERNALERROR>"):
+            continue  # argparse's usage line says nothing; the traceback's last line is kept
+        if (line.startswith(("ERROR: ", "ImportError while loading conftest"))
+                or (": error: " in line and not line.startswith("gate: error:"))):
+            picked.append(line.rstrip(".") if line.startswith("ImportError") else line)
+    if any(p.startswith("ImportError while loading conftest") for p in picked) and raised:
+        picked.append(raised[-1])
+    if internal:
+        picked.append(internal[-1])
+    if not picked and lines:
+        picked.append(lines[-1])
+    said = "; ".join(dict.fromkeys(picked))
+    return said if len(said) <= SAID_CHARS else said[:SAID_CHARS - 1] + "…"
+
+
+def not_begun(exit_code: int | None, stderr_text: str) -> str:
+    """Why no session of the recorder began, for the one-line error: when the command ended
+    with one of pytest's own stops (:data:`PYTEST_STOPS`), its exit status, what pytest said
+    and the fix; else :data:`RECORDER_FIX`."""
+    if exit_code not in PYTEST_STOPS:
+        return RECORDER_FIX
+    said = pytest_said(stderr_text)
+    quoted = f": pytest said «{said}»" if said else ""
+    stopped = f"the command exited {exit_code} (pytest: {PYTEST_STOPS[exit_code]})"
+    if exit_code == 5:  # a session ran (its words are on stdout), without the recorder
+        return f"{stopped}, and {RECORDER_FIX}"
+    if exit_code == 3:
+        fix = ("a plugin or a conftest.py hook raised before the session began: fix what "
+               "pytest names (the whole INTERNALERROR traceback is in the log above)")
+    elif "unrecognized arguments" in said:
+        fix = ("requirements-test.txt must list the plugins the configuration's addopts "
+               "needs (--benchmark-* needs pytest-benchmark): the job has only what it "
+               "installs")
+    elif "Error importing plugin" in said:
+        fix = ("requirements-test.txt must list the plugins pytest is told to load "
+               "(-p, addopts, pytest_plugins): the job has only what it installs")
+    elif "ImportError while loading conftest" in said:
+        fix = ("requirements-test.txt must list what the conftest.py imports: the job has "
+               "only what it installs")
+    else:
+        fix = "fix what pytest names (it is in the log above)"
+    return f"{stopped} before the gate's recorder began{quoted}; {fix}"
 
 
 #: The recorder's module, and its old name (the very same module, :mod:`gate.agent.recorder`).
@@ -135,7 +223,7 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
         raise GateInputError("gate stamp", "--pytest",
                              "needs -- COMMAND and no --junit (the recorder reports)")
     stdout = stdout if stdout is not None else sys.stdout.buffer
-    stderr = stderr if stderr is not None else sys.stderr.buffer
+    kept = _Kept(stderr if stderr is not None else sys.stderr.buffer)
     plan = recorder_plan(prepared, request.tests)
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
     channel = ResultsChannel()
@@ -143,8 +231,8 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
         plan_path = private / "plan.json"
         write_once(plan_path, canonical_json(plan) + b"\n")
         env = recorder_env(private, plan_path, channel.child_fd, os.environ)
-        proc = run_command(request.command, request.timeout, stdout, stderr, env=env,
-                           channel=channel)
+        proc = run_command(request.command, request.timeout, stdout, cast(IO[bytes], kept),
+                           env=env, channel=channel)
     finally:
         channel.close()
         shutil.rmtree(private, ignore_errors=True)
@@ -157,7 +245,8 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
                              "command, or stamp each in its own step)")
     killed = proc.timed_out or proc.signal is not None
     if sessions == 0 and not killed and channel.problem is None:
-        raise GateInputError("the test command", "(pytest)", RECORDER_FIX)
+        raise GateInputError("the test command", "(pytest)",
+                             not_begun(proc.exit_code, kept.text()))
     problem = channel.problem
     results = channel.results() if problem is None else None
     got = read_results(results, request.manifest) if results is not None else None
