@@ -267,6 +267,16 @@ def test_the_plugin_knows_a_deselected_or_unreached_test_exists(proc: ProcessRes
                         f"result (exit status {proc.exit_code}: -x, --maxfail or an interrupt)")
 
 
+def test_an_internal_error_is_not_called_an_interrupt() -> None:
+    """pytest's exit status 3 is its internal error (a hook raised), not -x or an interrupt."""
+    got = unmatched(ProcessResult(3, None, False, 9), _outcome.NOT_REACHED)
+    assert (got.outcome, got.row) == ("resource_exit", 6)
+    assert got.note == ("not in JUnit report: collected, but the session stopped before its "
+                        "result (exit status 3: pytest's internal error: a plugin's or a "
+                        "conftest's hook raised (its INTERNALERROR traceback is in the log))")
+    assert "interrupt" not in got.note
+
+
 def test_nearest_names_follow_the_selector_spelling() -> None:
     by_name = _outcome.nearest(None, "test_totl", NAMES)
     assert by_name[0] == "test_total" and len(by_name) == 3 and all("." not in n for n in by_name)

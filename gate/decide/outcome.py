@@ -237,6 +237,18 @@ _TYPO_HINT = {
 }
 
 
+#: pytest's exit status 3 (``ExitCode.INTERNAL_ERROR``): a plugin's or conftest's hook raised.
+INTERNAL_ERROR_CAUSE = ("pytest's internal error: a plugin's or a conftest's hook raised "
+                        "(its INTERNALERROR traceback is in the log)")
+
+
+def _stop_cause(exit_code: int | None) -> str:
+    """What stops a pytest session before a collected test's result, by its exit status."""
+    if exit_code == 3:
+        return INTERNAL_ERROR_CAUSE
+    return "-x, --maxfail or an interrupt"
+
+
 def not_matched(
     proc: ProcessResult,
     timeout_codes: Collection[int],
@@ -293,7 +305,7 @@ def not_matched(
     if seen == NOT_REACHED:
         return Outcome(RESOURCE_EXIT, 6, f"{said}: collected, but the session "
                                          "stopped before its result (exit status "
-                                         f"{proc.exit_code}: -x, --maxfail or an interrupt)")
+                                         f"{proc.exit_code}: {_stop_cause(proc.exit_code)})")
     if pytest_route and not names:
         return early or Outcome(RESOURCE_EXIT, 6, f"{DID_NOT_RUN}: the session ran no test")
     if pytest_route:  # the session did not say what it collected (an xdist run cut short)
