@@ -497,13 +497,19 @@ def changed_files(settings: Settings, base: str, head: str) -> ChangedFiles:
                        else None) for f in comparison.files)
         return ChangedFiles(found, complete=len(found) < COMPARE_FILES_MAX)
     except Exception as exc:  # sorted into a one-line reason
-        outcome = _classify(exc)
-        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
-        return ChangedFiles(error=_one_line(reason.replace(
-            "the token lacks checks: write (fork pull request or Dependabot?)",
-            "the token cannot read the repository's contents")))
+        return ChangedFiles(error=_read_refused(exc))
     finally:
         gh.close()
+
+
+def _read_refused(exc: Exception) -> str:
+    """Why a read of the repository's contents failed, in one line (a refused token is named
+    for what the read needs, not for checks: write)."""
+    outcome = _classify(exc)
+    reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
+    return _one_line(reason.replace(
+        "the token lacks checks: write (fork pull request or Dependabot?)",
+        "the token cannot read the repository's contents"))
 
 
 @dataclass(frozen=True)
@@ -546,11 +552,7 @@ def file_at(settings: Settings, path: str, ref: str, max_bytes: int) -> FileAt:
     except Exception as exc:  # sorted into a one-line reason
         if isinstance(exc, GithubException) and exc.status == 404:
             return FileAt(missing=True)
-        outcome = _classify(exc)
-        reason = outcome.reason if isinstance(outcome, (_GiveUp, _Ambiguous)) else str(exc)
-        return FileAt(error=_one_line(reason.replace(
-            "the token lacks checks: write (fork pull request or Dependabot?)",
-            "the token cannot read the repository's contents")))
+        return FileAt(error=_read_refused(exc))
     finally:
         gh.close()
 
