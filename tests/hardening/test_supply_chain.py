@@ -98,7 +98,7 @@ def test_action_dependencies_are_locked_by_hash(name: str) -> None:
     assert re.search(r'-I "[^"\n]*/requirements/installer\.py" \\\n\s*--setup ', action)
     installer = (ROOT / "requirements" / "installer.py").read_text(encoding="utf-8")
     assert '"--require-hashes", "--only-binary", ":all:", "--no-deps", "-r"' in installer
-    figures.put(SECTION, "action packages pinned with --hash", packages)
+    figures.put(SECTION, f"{name} packages pinned with --hash", packages)  # one row a lock
     assert packages >= 5
 
 
