@@ -195,3 +195,39 @@ def test_every_set_hashes_as_fixture_hash_does(tmp_path_factory: pytest.TempPath
             assert not watch.changed(index)
     finally:
         fixture_watch.RACY_NS = old
+
+
+def test_a_folder_swapped_in_for_the_read_and_back_before_the_check_is_a_change(
+        ws: Path, settled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test process renames a fixture's folder away and puts another with other bytes in
+    its place before the thread opens the file, and renames it back once the thread has read
+    (renaming a folder moves no status of the files in it). The thread read a file that was
+    never the listed one: the path's ``lstat`` after the read names the listed file again, the
+    descriptor's ``fstat`` does not. Neither the bytes before nor after the run may be claimed
+    by a stamp that says nothing changed (review3)."""
+    real_digest_fd = hashing._digest_fd
+    p01 = ws / "fixtures" / "p01"
+    swapped = []
+
+    def read_then_swap_back(fd: int, source: Any, *args: Any, **kwargs: Any) -> Any:
+        result = real_digest_fd(fd, source, *args, **kwargs)
+        if swapped and os.fsdecode(source).endswith("deep/more.txt"):
+            os.rename(p01 / "deep", p01 / "fake")
+            os.rename(p01 / "real", p01 / "deep")
+            swapped.clear()
+        return result
+
+    watch = FixtureWatch(ws)
+    index = watch.add(["fixtures/p01"])
+    os.rename(p01 / "deep", p01 / "real")
+    (p01 / "deep").mkdir()
+    (p01 / "deep" / "more.txt").write_text("EVIL\n")
+    swapped.append(True)
+    monkeypatch.setattr(hashing, "_digest_fd", read_then_swap_back)
+    watch.start()
+    watch.finish()
+    (p01 / "fake" / "more.txt").unlink()  # and the test process tidies up
+    (p01 / "fake").rmdir()
+    assert not swapped  # the swap-back ran: the listed file is in place, untouched
+    assert (p01 / "deep" / "more.txt").read_text() == "xyz\n"
+    assert watch.changed(index) or watch.digest(index, CARD) == hashed(ws)

@@ -58,6 +58,10 @@ def _status(path: bytes) -> Status | None:
         info = os.lstat(path)
     except OSError:
         return None
+    return _of(info)
+
+
+def _of(info: os.stat_result) -> Status:
     return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns,
             info.st_ctime_ns)
 
@@ -123,9 +127,28 @@ class FixtureWatch:
 
     def _hash_all(self, names: list[bytes]) -> None:
         for name in names:
-            self._hash(name)
-            if name in self._digests and _status(self._base + name) != self._before[name]:
-                self._moved.add(name)
+            self._hash_read(name)
+
+    def _hash_read(self, name: bytes) -> None:
+        """The thread's read of ``name``: moved unless the file read (its descriptor's
+        ``fstat`` after the read: a folder swapped in for the read and back before a path
+        ``lstat`` would leave the path's status as listed) and the path both still have the
+        listing's status. A file not read is left to :meth:`digest` (its own refusal)."""
+        path = self._base + name
+        try:
+            fd = os.open(path, hashing._OPEN_FLAGS)
+        except OSError:
+            return
+        try:
+            self._digests[name] = hashing._digest_fd(fd, path)
+            read = _of(os.fstat(fd))
+        except (GateInputError, OSError):
+            self._digests.pop(name, None)
+            return
+        finally:
+            os.close(fd)
+        if read != self._before[name] or _status(path) != self._before[name]:
+            self._moved.add(name)
 
     def finish(self) -> None:
         """Every file hashed (the thread joined)."""
