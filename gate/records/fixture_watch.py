@@ -135,19 +135,12 @@ class FixtureWatch:
         ``lstat`` would leave the path's status as listed) and the path both still have the
         listing's status. A file not read is left to :meth:`digest` (its own refusal)."""
         path = self._base + name
+        read: list[os.stat_result] = []
         try:
-            fd = os.open(path, hashing._OPEN_FLAGS)
-        except OSError:
-            return
-        try:
-            self._digests[name] = hashing._digest_fd(fd, path)
-            read = _of(os.fstat(fd))
+            self._digests[name] = hashing._digest_path(path, read_status=read)
         except (GateInputError, OSError):
-            self._digests.pop(name, None)
             return
-        finally:
-            os.close(fd)
-        if read != self._before[name] or _status(path) != self._before[name]:
+        if _of(read[0]) != self._before[name] or _status(path) != self._before[name]:
             self._moved.add(name)
 
     def finish(self) -> None:

@@ -293,14 +293,20 @@ def _digest_fd(fd: int, source: str | bytes, buf: bytearray | None = None,
 
 
 def _digest_path(path: str | bytes, buf: bytearray | None = None,
-                 read_ahead: bool = False) -> tuple[int, bytes]:
+                 read_ahead: bool = False,
+                 read_status: list[os.stat_result] | None = None) -> tuple[int, bytes]:
+    """``read_status``: given, the descriptor's ``fstat`` after the read is appended to it
+    (the status of the file read, whatever the path names by then)."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise GateInputError(os.fsdecode(path), "(file)",
                              f"cannot open: {exc.strerror}") from None
     try:
-        return _digest_fd(fd, path, buf, read_ahead)
+        digested = _digest_fd(fd, path, buf, read_ahead)
+        if read_status is not None:
+            read_status.append(os.fstat(fd))
+        return digested
     finally:
         os.close(fd)
 
