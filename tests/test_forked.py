@@ -118,6 +118,13 @@ def test_spare_core_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> N
     assert not forked.spare_core()
 
 
+def test_share_refuses_more_chunks_than_the_pipe_holds() -> None:
+    """Every chunk number is written before anyone reads: too many would block for ever."""
+    with pytest.raises(ValueError, match="at most 128"):
+        forked.share(forked.MAX_SHARED_CHUNKS + 1, lambda i: None, lambda i: b"")
+    assert pairing._CHUNKS * 2 <= forked.MAX_SHARED_CHUNKS  # the callers' most
+
+
 def test_share_gives_each_chunk_to_one_process_and_survives_a_crash(tmp_path: Path) -> None:
     mine: list[int] = []
     theirs = forked.share(40, mine.append, lambda i: str(i * i).encode())

@@ -111,6 +111,11 @@ def spare_core() -> bool:
         return False
 
 
+#: 4 bytes a chunk number, all written before anyone reads: 128 numbers fill 512 bytes, the
+#: least PIPE_BUF POSIX allows (a Linux pipe holds 64 KiB); the callers use at most 2 x 32.
+MAX_SHARED_CHUNKS = 128
+
+
 def share(chunks: int, mine: Callable[[int], object], theirs: Callable[[int], bytes]
           ) -> dict[int, bytes]:
     """Chunks ``0 .. chunks - 1`` shared between this process and one forked child, each
@@ -119,7 +124,10 @@ def share(chunks: int, mine: Callable[[int], object], theirs: Callable[[int], by
     process runs ``mine(i)`` for its claims, the child ``theirs(i)``. Returns the child's bytes
     by chunk number, or nothing when it failed; the caller does every chunk missing from
     both. A GateInputError of either process is raised here (the child's once this process
-    has run out of chunks)."""
+    has run out of chunks). At most :data:`MAX_SHARED_CHUNKS`: every number is written into
+    the pipe before anyone reads it, so more than its buffer holds would block here forever."""
+    if not 0 <= chunks <= MAX_SHARED_CHUNKS:
+        raise ValueError(f"share: {chunks} chunks, at most {MAX_SHARED_CHUNKS}")
     read_fd, write_fd = os.pipe()
     try:
         os.write(write_fd, b"".join(i.to_bytes(4, "big") for i in range(chunks)))
