@@ -1,0 +1,1 @@
+"""The composite action (``action.yml``): one module per step that runs the gate's Python."""

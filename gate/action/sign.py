@@ -1,0 +1,117 @@
+"""The signing step (``action.yml``'s "Sign the stamps", ``GATE_MODE=sign``): one stamp-set
+statement over the stamp step's folder, signed as the policy's ``signing:`` section says."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateInputError
+
+
+def _signing_key(env: Mapping[str, str], workspace: str) -> tuple[bytes, str] | None:
+    """The signing key's PEM and what to call it in errors: the ``signing-key`` input (a
+    secret's content) or the file ``signing-key-file`` names, which must lie outside the
+    workspace (the code under test can write the workspace); None when neither is given."""
+    content = env.get("GATE_SIGNING_KEY", "")
+    path = env.get("GATE_SIGNING_KEY_FILE", "").strip()
+    if content.strip() and path:
+        raise GateInputError("signing-key", "(input)", "give signing-key or signing-key-file, "
+                             "not both")
+    if content.strip():
+        return content.encode("utf-8"), "signing-key (input)"
+    if not path:
+        return None
+    from gate.records.files import read_bytes_capped
+
+    where = os.path.realpath(path)
+    root = os.path.realpath(workspace) if workspace else ""
+    if root and (where == root or where.startswith(root.rstrip("/") + "/")):
+        raise GateInputError(path, "signing-key-file", "inside the workspace, which the code "
+                             "under test can write; fix: keep the key outside it (a secret, or "
+                             "a file only the runner's user reads)")
+    return read_bytes_capped(Path(path), 64 << 10), path
+
+
+def _sign(settings: Settings, env: Mapping[str, str]) -> int:
+    """The stamp job's signing step: one stamp-set statement over every stamp file of the
+    folder the stamp step wrote, signed (ed25519: a DSSE envelope) into that folder, which the
+    next step uploads. Policy ``signing.mode`` off: nothing is signed (one log line)."""
+    from gate.decide.signing import DSSE_NAME, SIGSTORE_NAME
+    from gate.github import rerun, workflow
+    from gate.records import policy, signing
+    from gate.records.files import is_regular_file, read_bytes_capped, write_once
+
+    if settings.server_class not in ("local-pinned", "free-server"):
+        raise GateInputError("server-class", "(input)",
+                             "stamp mode needs server-class local-pinned or free-server")
+    policy_path = Path(settings.policy) if settings.policy else None
+    if policy_path is not None and not is_regular_file(policy_path):
+        policy_path = None
+    sign = policy.load(policy_path).signing
+    key = _signing_key(env, env.get("GITHUB_WORKSPACE", "").strip())
+    if sign.mode == "off":
+        if key is not None:
+            raise GateInputError(settings.policy or "(policy)", "signing.mode",
+                                 "off, but a signing key was given; fix: set signing.mode "
+                                 "ed25519 in the policy (reviewed), or drop the key input")
+        print(workflow.log_line("agent-patch gate: the stamps are not signed (policy "
+                                "signing.mode is off)"))
+        return 0
+    out = Path(settings.stamps_dir)
+    name = settings.artifact_name
+    facts = signing.artifact_facts(name, settings.artifact_prefix)
+    if (facts is None or facts != (settings.server_class, settings.job,
+                                   rerun.attempt_of(env)) or out.name != name):
+        raise GateInputError("GATE_ARTIFACT_NAME", "(env)",
+                             f"{name[:200]!r} is not this stamp step's artifact (folder "
+                             f"{out.name[:200]!r})")
+    run_id = env.get("GITHUB_RUN_ID", "").strip()
+    manifest = read_bytes_capped(Path(settings.manifest))
+    predicate: dict[str, object] = {
+        "server_class": settings.server_class,
+        "repository": env.get("GITHUB_REPOSITORY", "").strip(),
+        "repository_id": env.get("GITHUB_REPOSITORY_ID", "").strip(),
+        "run_id": run_id, "run_attempt": rerun.attempt_of(env), "job": settings.job,
+        "artifact": name, "head_sha": env.get("GITHUB_SHA", "").strip().lower(),
+        "manifest_sha256": signing.sha256_hex(manifest),
+        "policy_sha256": (signing.sha256_hex(read_bytes_capped(policy_path))
+                          if policy_path is not None else None),
+    }
+    if env.get("GITHUB_WORKFLOW_REF", "").strip():
+        predicate["workflow_ref"] = env["GITHUB_WORKFLOW_REF"].strip()
+    files = signing.stamp_files(out)
+    if not files:
+        raise GateInputError(str(out), "(folder)", "no stamps to sign")
+    statement = signing.statement(files, predicate)
+    if sign.mode == "sigstore":
+        bundle = signing.sigstore_signer()(statement, env=env)
+        write_once(out / SIGSTORE_NAME, bundle)
+        print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed (Sigstore)"))
+        return 0
+    if key is None:
+        if sign.required(settings.server_class):
+            raise GateInputError("signing-key", "(input)",
+                                 f"missing: the policy requires {settings.server_class} stamps "
+                                 "signed (ed25519); fix: give signing-key: ${{ secrets.<the "
+                                 f"{settings.server_class} key> }} or signing-key-file")
+        print(workflow.log_line(f"agent-patch gate: the stamps are not signed (no key given; "
+                                f"the policy does not require {settings.server_class} stamps "
+                                "signed)"))
+        return 0
+    private = signing.load_private_key(key[0], key[1])
+    listed = signing.key_for(private, sign.keys_of(settings.server_class),
+                             settings.server_class, settings.policy or "(policy)")
+    envelope = signing.sign_envelope(statement, private, listed.id)
+    from gate.records.files import canonical_json
+
+    write_once(out / DSSE_NAME, canonical_json(envelope))
+    print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed with the "
+                            f"{settings.server_class} key {listed.id!r} (ed25519)"))
+    return 0

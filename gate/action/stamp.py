@@ -1,0 +1,158 @@
+"""The stamp step (``action.yml``'s "Stamp the test run", ``GATE_MODE=stamp``): run (or record)
+the test run and write one stamp per manifest property into a fresh folder, and name the
+artifact the upload step uploads."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateInputError
+
+
+#: Stamp mode through JUnit or a recorded exit code: what the user gives up (one notice).
+NOT_APPLIED = ("stamp mode with junit or exit-code: the sample cards are hashed into the "
+               "stamps, not applied (each class draws its own Hypothesis examples); give only "
+               "command, running pytest, to have the gate's recorder apply them")
+
+
+#: Where stamp mode's stamps go: a fresh folder per step under ``$RUNNER_TEMP``.
+STAMPS_OUT = "stamps-out"
+
+
+#: The fix for a file-system error, by what the error says (first match): (the signs, the fix
+#: on the stamps' folder, the fix on any other file).
+_FS_FIXES = (
+    (("already exists", "File exists"),
+     "stamps are write-once, so the gate never writes into a stamp or folder it did not just "
+     "make; remove it from the runner's temp folder (a self-hosted runner keeps $RUNNER_TEMP "
+     "between jobs: clean it) and re-run the job",
+     "the gate never overwrites a file; remove it and re-run the job"),
+    (("not a folder", "Not a directory"),
+     "a file stands where the stamps' folder must be ($RUNNER_TEMP/agent-patch-gate/"
+     f"{STAMPS_OUT}/...); remove that file from the runner's temp folder and re-run the job",
+     "a file stands where a folder of that path must be; remove it and re-run the job"),
+    (("Permission denied", "Operation not permitted", "Read-only file system"),
+     "the runner's user must be able to write $RUNNER_TEMP (on a self-hosted runner, check "
+     "the owner, mode and mount of its temp folder), then re-run the job",
+     "the runner's user must be able to read and write it (check its owner, mode and mount), "
+     "then re-run the job"),
+    (("No space left", "quota exceeded"),
+     "free space in the runner's temp folder ($RUNNER_TEMP), then re-run the job",
+     "free space on the file system that holds it, then re-run the job"),
+)
+
+
+_FS_FIX = (f"the stamps go to a fresh folder under $RUNNER_TEMP/agent-patch-gate/{STAMPS_OUT}, "
+           "which the runner's user must be able to create and write; fix that, then re-run "
+           "the job",
+           "the operating system refused the file it names; fix that, then re-run the job")
+
+
+def fs_fix(said: str, stamps: bool = True) -> str:
+    """The fix for a file-system error, from its words: on the stamps' folder (``stamps``) or on
+    another file."""
+    for signs, on_stamps, elsewhere in _FS_FIXES:
+        if any(sign in said for sign in signs):
+            return on_stamps if stamps else elsewhere
+    return _FS_FIX[0 if stamps else 1]
+
+
+def _make_out(out: Path) -> None:
+    """Make the stamps' fresh folder before the tests run (no link followed on the way): a
+    temp folder that cannot take the stamps (a file in the way, not writable, the folder there
+    already) is exit 2 now, naming the folder and the fix, not after the whole test run."""
+    from gate.records.files import lexists, make_dir
+
+    try:
+        if lexists(out):
+            said = "already exists"
+        else:
+            make_dir(out)
+            return
+    except GateInputError as exc:
+        said = exc.message
+    raise GateInputError(str(out), "(folder)",
+                         f"cannot make the stamps' folder: {said}; {fs_fix(said)}")
+
+
+def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
+           env: Mapping[str, str] | None = None) -> int:
+    from gate.github import workflow
+
+    if settings.server_class not in ("local-pinned", "free-server"):
+        raise GateInputError("server-class", "(input)",
+                             "stamp mode needs server-class local-pinned or free-server")
+    unique = secrets.token_hex(4)
+    name = (f"{settings.artifact_prefix}-{settings.server_class}-{settings.job}-"
+            f"{settings.run_attempt}-{unique}")
+    out = settings.work_dir / STAMPS_OUT / name
+    argv = ["stamp", "--manifest", settings.manifest, "--root", settings.root,
+            "--server-class", settings.server_class, "--out", str(out),
+            "--run-id-prefix", f"{unique}-{settings.job}-{settings.run_attempt}"]
+    from gate.records.files import is_regular_file
+
+    if settings.policy and is_regular_file(Path(settings.policy)):
+        argv += ["--policy", settings.policy]  # the stamp jobs read the gate job's policy
+    elif settings.policy:
+        print(workflow.log_line(f"agent-patch gate: no policy file at {settings.policy:.200}: "
+                                "the stamps use the default timeout codes"))
+    recorder = bool(settings.command.strip()) and not settings.junit
+    if settings.junit:
+        argv += ["--junit", settings.junit]
+    elif recorder:
+        # the command runs pytest: the recorder applies the cards (and runs the gated tests)
+        argv += ["--pytest", "--tests", settings.tests]
+    if settings.command.strip():
+        if settings.exit_code is not None:
+            raise GateInputError("exit-code", "(input)", "give command or exit-code, not both")
+        if settings.timeout_seconds is not None:
+            argv += ["--timeout", str(settings.timeout_seconds)]
+        argv += ["--", "bash", "-c", settings.command]
+    elif settings.exit_code is not None:
+        argv += ["--exit-code", str(settings.exit_code)]
+    else:
+        raise GateInputError("command", "(input)",
+                             "stamp mode needs a command to run or the exit-code of a test step")
+    if gate_main is None:
+        raise GateInputError("GATE_MODE", "(env)", "stamp mode runs through `gate action`")
+    if not recorder:
+        print(workflow.command(workflow.Annotation("notice", NOT_APPLIED,
+                                                   title="agent-patch gate")))
+    _make_out(out)
+    code = gate_main(argv)
+    if code != 0:
+        return code
+    if settings.output_file:
+        workflow.write_outputs(Path(settings.output_file),
+                               {"stamps-dir": str(out), "artifact-name": name})
+    _stamp_summary(settings, out, name, recorder, os.environ if env is None else env)
+    return 0
+
+
+def _stamp_summary(settings: Settings, out: Path, name: str, recorder: bool,
+                   env: Mapping[str, str]) -> None:
+    """The stamp job's summary when the stamps are written: a maintainer opening a green stamp
+    job sees what it stamped. Only shows: a summary that cannot be written is one stderr line,
+    and the step still succeeds (the stamps are written and go on to be uploaded)."""
+    target = env.get("GITHUB_STEP_SUMMARY", "").strip()
+    if not target:
+        return
+    from gate.github import publish, summary, workflow
+    from gate.records.files import read_json
+
+    try:
+        stamps = [read_json(path) for path in sorted(out.glob("*.json"))]
+        text = summary.render_stamp_done(
+            [s for s in stamps if isinstance(s, dict)], server_class=settings.server_class,
+            artifact=name, manifest=settings.manifest, recorder=recorder,
+            view=publish.view_from_env(env))
+        workflow.append_step_summary(Path(target), text)
+    except GateInputError as exc:
+        publish.surface_not_written("GITHUB_STEP_SUMMARY", "job summary", exc)
