@@ -8,6 +8,8 @@ only what this table allows, read from every module's imports with ``ast``.
 | gate.github     | the above and gate.github; PyGithub only in gate.github.checks |
 | gate.agent      | gate.errors, gate.decide, gate.records, gate.agent |
 | gate.testrun    | gate.errors, gate.decide, gate.records, gate.testrun; pytest, Hypothesis |
+| gate.action     | gate.errors, gate.decide, gate.records, gate.github, gate.action; imported |
+|                 | only by gate.commands (and the old path's shim, gate.github.action) |
 | gate.commands   | anything; imported only by ``gate.__main__`` (and the console script) |
 """
 
@@ -23,13 +25,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gate"
 
-ROLES = ("decide", "records", "github", "agent", "testrun", "commands")
+ROLES = ("decide", "records", "github", "agent", "testrun", "action", "commands")
 ALLOWED: dict[str, set[str]] = {
     "decide": {"gate.decide"},
     "records": {"gate", "gate.errors", "gate.decide", "gate.records"},
     "github": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.github"},
     "agent": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.agent"},
     "testrun": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.testrun"},
+    # the composite action's steps: they show through gate.github, never run tests themselves
+    # (the stamp step runs `gate stamp` through the entry point gate.commands hands it)
+    "action": {"gate", "gate.errors", "gate.decide", "gate.records", "gate.github",
+               "gate.action"},
     "commands": {"gate", "gate.errors", *(f"gate.{r}" for r in ROLES)},
 }
 # Third-party packages each role may import (the standard library is always allowed).
@@ -42,6 +48,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "github": set(),  # PyGithub and its transport only from gate/github/checks.py, see below
     "agent": set(),
     "testrun": {"pytest", "_pytest", "hypothesis"},
+    "action": set(),
     "commands": set(),
 }
 PYGITHUB_HOME = "gate.github.checks"
@@ -58,6 +65,7 @@ TOP_LEVEL = {
 # arrow each may draw, outside its role's rules).
 SHIMS = {
     "gate.agent.recorder": {"gate.testrun"},         # -p gate.agent.recorder
+    "gate.github.action": {"gate.action"},           # re-exports gate.action's objects
 }
 
 
@@ -108,6 +116,11 @@ def violations(module: str, source: str, is_package: bool = False) -> list[str]:
             if target == "gate.commands" and module != "gate.__main__" and role != "commands":
                 bad.append(f"{module}:{line} imports {name}: only gate.__main__ and the console "
                            "script import the commands")
+                continue
+            if (target == "gate.action" and role not in ("commands", "action")
+                    and target not in SHIMS.get(module, set())):
+                bad.append(f"{module}:{line} imports {name}: only the commands import the "
+                           "composite action's steps")
                 continue
             allowed = ALLOWED[role] if role else TOP_LEVEL.get(module, set()) | {"gate"}
             allowed = allowed | SHIMS.get(module, set())
@@ -165,7 +178,12 @@ def test_no_forbidden_import_anywhere() -> None:
     ("gate.agent.hook", "from gate.testrun import stamping\n", "the agent runs no tests"),
     ("gate.agent.guard", "import pytest\n", "the agent side needs no pytest"),
     ("gate.records.manifest", "from gate.testrun import cases\n", "records never runs tests"),
-    ("gate.github.action", "from gate.testrun import stamping\n", "github shows, testrun runs"),
+    ("gate.github.summary", "from gate.testrun import stamping\n", "github shows, testrun runs"),
+    ("gate.action.stamp", "from gate.testrun import stamping\n", "the action runs gate stamp"),
+    ("gate.action.gate", "from gate.agent import hook\n", "the action runs no agent"),
+    ("gate.github.publish", "from gate.action import settings\n", "only commands import it"),
+    ("gate.records.pairing", "from gate.action.gate import _decide\n", "records never acts"),
+    ("gate.github.action", "from gate.testrun import stamping\n", "the shim: its one arrow"),
     ("gate.decide.outcome", "from gate.testrun import cases\n", "decide is pure"),
     ("gate.agent.hook", "from gate.testrun import recorder\n", "only the shim's own arrow"),
 ])
@@ -183,6 +201,10 @@ def test_the_rule_accepts_the_allowed_arrows() -> None:
     assert violations("gate.testrun.recorder", "from gate.decide import outcome\n") == []
     assert violations("gate.agent.recorder", "from gate.testrun import recorder\n") == []
     assert violations("gate.__main__", "from gate.commands.main import main\n") == []
+    assert violations("gate.commands.action", "from gate.action import main\n") == []
+    assert violations("gate.action.gate", "from gate.github import publish\n") == []
+    assert violations("gate.action.main", "from gate.action.stamp import _stamp\n") == []
+    assert violations("gate.github.action", "from gate.action.main import run\n") == []
 
 
 def test_version_imports_no_records_github_or_agent(tmp_path: Path) -> None:
@@ -193,7 +215,8 @@ def test_version_imports_no_records_github_or_agent(tmp_path: Path) -> None:
              if line.startswith("import time:") and "|" in line}
     ours = {n for n in names if n == "gate" or n.startswith("gate.")}
     assert ours, "importtime saw no gate module"
-    for role in ("gate.records", "gate.github", "gate.agent", "gate.testrun", "gate.decide"):
+    for role in ("gate.records", "gate.github", "gate.agent", "gate.testrun", "gate.decide",
+                 "gate.action"):
         assert not {n for n in ours if n == role or n.startswith(role + ".")}, (role, ours)
 
 
@@ -207,6 +230,20 @@ def test_public_names_stay_importable() -> None:
     assert gate.guard is guard and gate.guard.ToolGuard is guard.ToolGuard
     assert gate.pytest_plugin is pytest_plugin
     assert gate.agent.recorder is recorder and sys.modules["gate.agent.recorder"] is recorder
+
+
+def test_the_old_action_path_gives_the_same_objects() -> None:
+    """``gate.github.action`` (before issue 30's split) re-exports every name it had, as the
+    very objects of their new homes in ``gate.action``."""
+    from gate.action import failures, main, settings, sign, stamp
+    from gate.action import gate as gate_step
+    from gate.github import action
+
+    assert action.run is main.run and action.Settings is settings.Settings
+    assert action._stamp is stamp._stamp and action._sign is sign._sign
+    assert action._gate is gate_step._gate and action.stamp_error is failures.stamp_error
+    for name in action.__all__:
+        assert getattr(action, name) is not None, name
 
 
 def test_the_plugin_entry_point_is_the_plugin_module() -> None:

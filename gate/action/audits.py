@@ -3,15 +3,10 @@ ledger, each as its report section."""
 
 from __future__ import annotations
 
-import os
-import re
-import secrets
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gate.action.settings import Settings
 from gate.errors import GateInputError
 
 

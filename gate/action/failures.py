@@ -5,14 +5,12 @@ summary)."""
 from __future__ import annotations
 
 import os
-import re
-import secrets
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gate.action.gate import PairedInputError, _gate_signer
+from gate.action.stamp import STAMPS_OUT, fs_fix
 from gate.errors import GateInputError
 
 

@@ -5,17 +5,17 @@ every surface that shows the decision."""
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gate.action.audits import _halt_section, _receipt_section
+from gate.action.settings import Settings
+from gate.action.sign import _signing_key
 from gate.errors import GateInputError
-
 
 _HEX40 = re.compile(r"^[0-9a-fA-F]{40}$")
 

@@ -20,14 +20,13 @@ module reads them once into a frozen :class:`Settings`, then does one mode's wor
 from __future__ import annotations
 
 import os
-import re
-import secrets
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
+from gate.action.failures import _report_bad_input, _report_stamp_failure, stamp_error
+from gate.action.gate import _gate
+from gate.action.settings import Settings
+from gate.action.sign import _sign
+from gate.action.stamp import _stamp
 from gate.errors import GateInputError
 
 

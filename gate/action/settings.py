@@ -3,17 +3,12 @@
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gate.errors import GateInputError
-
 
 _PREFIX = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 

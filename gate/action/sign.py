@@ -4,14 +4,10 @@ statement over the stamp step's folder, signed as the policy's ``signing:`` sect
 from __future__ import annotations
 
 import os
-import re
-import secrets
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
+from gate.action.settings import Settings
 from gate.errors import GateInputError
 
 

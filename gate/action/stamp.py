@@ -5,16 +5,12 @@ artifact the upload step uploads."""
 from __future__ import annotations
 
 import os
-import re
 import secrets
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from gate.action.settings import Settings
 from gate.errors import GateInputError
-
 
 #: Stamp mode through JUnit or a recorded exit code: what the user gives up (one notice).
 NOT_APPLIED = ("stamp mode with junit or exit-code: the sample cards are hashed into the "

@@ -6,7 +6,7 @@ import argparse
 
 
 def cmd_action(args: argparse.Namespace) -> int:
+    from gate.action import main
     from gate.commands.main import run_raising
-    from gate.github import action
 
-    return action.run(gate_main=run_raising)
+    return main.run(gate_main=run_raising)

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 MAX_PAGES = 10
 _DIGITS = re.compile(r"[0-9]{1,20}")
-_JOB = re.compile(r"[^A-Za-z0-9_-]+")  # as gate.github.action spells GITHUB_JOB
+_JOB = re.compile(r"[^A-Za-z0-9_-]+")  # as gate.action.settings spells GITHUB_JOB
 FIX = ("a re-run never drops an earlier attempt's red: push a new commit (the fix), whose "
        "workflow run starts again at attempt 1")
 
