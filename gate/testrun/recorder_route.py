@@ -18,6 +18,7 @@ from gate import __version__
 from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records.files import canonical_json, write_once
+from gate.records.redaction import Redactor
 from gate.testrun.channel import ResultsChannel, disagreement
 from gate.testrun.running import run_command
 from gate.testrun.stamping import (
@@ -94,7 +95,7 @@ def pytest_said(text: str) -> str:
         picked.append(internal[-1])
     if not picked and lines:
         picked.append(lines[-1])
-    said = "; ".join(dict.fromkeys(picked))
+    said = Redactor.from_env(os.environ).text("; ".join(dict.fromkeys(picked)))
     return said if len(said) <= SAID_CHARS else said[:SAID_CHARS - 1] + "…"
 
 

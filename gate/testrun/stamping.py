@@ -37,6 +37,7 @@ from gate.records import load as records
 from gate.records.files import canonical_json, write_once
 from gate.records.fixture_watch import FixtureWatch
 from gate.records.manifest import Property
+from gate.records.redaction import Redactor
 from gate.testrun.cases import bounded_failure
 
 SOURCES = ("command", "recorded", "junit")
@@ -174,8 +175,14 @@ def build_stamp(
     ran: bool,
     hypothesis: dict[str, Any] | None = None,
     failure: dict[str, Any] | None = None,
+    redactor: Redactor | None = None,
 ) -> dict[str, Any]:
-    """The stamp for one property, validated against its schema (and its own card)."""
+    """The stamp for one property, validated against its schema (and its own card). Text that
+    came from the test run (``failure``, ``note``) is masked by ``redactor`` (default: the
+    secret values of this process's environment, :mod:`gate.records.redaction`) before it is
+    bounded: no stamp, and so no later sink, carries a secret value the job knew."""
+    if redactor is None:
+        redactor = Redactor.from_env(os.environ)
     card = prepared.card
     stamp: dict[str, Any] = {
         "run_id": run_id,
@@ -204,13 +211,15 @@ def build_stamp(
     if ran or proc.timed_out:
         stamp["timed_out"] = proc.timed_out
     if decided.note:
-        stamp["note"] = decided.note
+        stamp["note"] = redactor.text(decided.note)
     if prepared.location is not None:
         stamp["location"] = dict(prepared.location)
     if hypothesis is not None:
         stamp["hypothesis"] = dict(hypothesis)
     if failure is not None:
-        stamp["failure"] = bounded_failure(failure)
+        stamp["failure"] = bounded_failure(
+            {key: redactor.text(value) if isinstance(value, str) else value
+             for key, value in failure.items()})
     return records.check_stamp(stamp, f"stamp {run_id} for {prepared.prop.test_id!r}")
 
 
@@ -275,6 +284,7 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
     from gate.testrun import cases as folded
 
     built = []
+    redactor = Redactor.from_env(os.environ)
     for item, run_id, outcome_of in zip(prepared, run_ids, decided.decisions, strict=True):
         if decided.ran and not item.still_same():
             outcome_of = outcome.Outcome(outcome.RESOURCE_EXIT, 0, CHANGED_DURING_RUN)
@@ -286,7 +296,8 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
         built.append(build_stamp(
             item, server_class=server_class, run_id=run_id, decided=outcome_of,
             proc=decided.proc, source=decided.source, written_at=written_at, ran=decided.ran,
-            hypothesis=one.hypothesis if one else None, failure=one.failure if one else None))
+            hypothesis=one.hypothesis if one else None, failure=one.failure if one else None,
+            redactor=redactor))
     return built
 
 
