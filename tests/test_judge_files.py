@@ -59,44 +59,80 @@ def one(path: str, previous: str | None = None) -> judges.Changed | None:
 @pytest.mark.parametrize(("path", "kind"), [
     (".github/gate.yml", "manifest"), (".github/gate-policy.yml", "policy"),  # row 1
     (".github/workflows/properties.yml", "workflow"),  # row 2
+    (".github/actions/setup/action.yml", "workflow"), (".github/scripts/run.sh", "workflow"),
     ("sitecustomize.py", "harness"), ("src/usercustomize.py", "harness"),  # row 3
     ("anywhere/deep/evil.pth", "harness"),
-    ("pytest.ini", "harness"), (".pytest.ini", "harness"), ("pyproject.toml", "harness"),  # row 4
-    ("tox.ini", "harness"), ("setup.cfg", "harness"), ("conftest.py", "harness"),
+    ("conftest.py", "harness"), ("tests/sub/conftest.py", "harness"),  # row 4
+    ("docs/conftest.py", "harness"), ("tests_extra/conftest.py", "harness"),
+    ("tests/test_zz_helpers.py", "harness"), ("other/checks_test.py", "harness"),
+    ("setup.py", "harness"), ("setup.cfg", "harness"), ("pyproject.toml", "harness"),
+    ("plugins/forge/pyproject.toml", "harness"), ("noxfile.py", "harness"),
+    (".coveragerc", "harness"), ("requirements-test.txt", "harness"),
+    ("ci/test-requirements.txt", "harness"), ("constraints.txt", "harness"),
+    ("requirements/test.in", "harness"), ("requirements/test.txt", "harness"),
+    ("uv.lock", "harness"), ("Pipfile", "harness"),
+    ("pytest.toml", "harness"), (".pytest.toml", "harness"), ("pytest.ini", "harness"),  # row 5
+    (".pytest.ini", "harness"), ("tox.ini", "harness"), ("tests/sub/pytest.ini", "harness"),
+    ("tests/sub/.pytest.toml", "harness"),
+    ("tests/__init__.py", "harness"), ("tests/sub/__init__.py", "harness"),  # row 6
+    ("__init__.py", "harness"),
 ])
 def test_a_file_every_property_depends_on(path: str, kind: str) -> None:
+    """Every gated property runs in one pytest session: what runs in it judges them all."""
     found = one(path)
     assert found is not None and found.all_ and found.test_ids == EVERY
     assert found.kinds == (kind,)
 
 
-@pytest.mark.parametrize(("path", "ids"), [
-    ("tests/conftest.py", EVERY), ("tests/sub/conftest.py", (OTHER,)),
-    ("tests/sub/pytest.ini", (OTHER,)), ("tests/sub/deeper/conftest.py", None),
-    ("docs/conftest.py", None), ("docs/pyproject.toml", None),
+@pytest.mark.parametrize("path", [
+    "pytest.toml", "tests/test_zz_helpers.py", "tests_extra/conftest.py", "tests/__init__.py",
+    "noxfile.py", "setup.py", ".coveragerc", ".github/actions/forge/action.yml",
+    "requirements-test.txt",
 ])
-def test_a_conftest_or_pytest_configuration_judges_the_tests_in_its_folder(
-        path: str, ids: tuple[str, ...] | None) -> None:
+def test_each_harness_file_of_issue_27_is_shown_for_every_property(path: str) -> None:
+    """Issue 27 break 6: each of these, added by a pull request, turned a red property into a
+    pass stamp (its module-level code, or a plugin it named, replaced pytest's report) and was
+    named for no property (on the code before: ``one(path)`` was None)."""
     found = one(path)
-    if ids is None:
-        assert found is None  # no gated test below it: pytest never loads it for them
-    else:
-        assert found is not None and found.test_ids == tuple(sorted(ids))
-        assert found.kinds == ("harness",)
+    assert found is not None and found.all_ and found.test_ids == EVERY
+
+
+@pytest.mark.parametrize("path", [
+    "docs/pytest.ini", "tests/sub/deeper/pytest.toml", "docs/tox.ini",  # not on a test's path
+    "mylib/__init__.py", "docs/__init__.py", "tests/sub/deeper/__init__.py",
+    "mylib/helpers.py", "tests/helpers.py", "docs/requirements.md",
+])
+def test_what_pytest_never_reads_for_the_gated_tests_is_not_harness(path: str) -> None:
+    assert one(path) is None
+
+
+def test_a_new_test_module_brings_its_packages_init() -> None:
+    """A new ``tests_extra/deep/test_x.py`` is imported with ``tests_extra/__init__.py`` and
+    ``tests_extra/deep/__init__.py`` (pytest's default import mode walks its packages)."""
+    found = judges.judged([("tests_extra/deep/__init__.py", None),
+                           ("tests_extra/__init__.py", None),
+                           ("tests_extra/deep/test_x.py", None)], props(), CONFIG)
+    assert {c.path for c in found if c.all_} == {
+        "tests_extra/deep/__init__.py", "tests_extra/__init__.py", "tests_extra/deep/test_x.py"}
+    assert one("tests_extra/deep/__init__.py") is None  # alone, it is nobody's package
 
 
 @pytest.mark.parametrize(("path", "ids", "kinds"), [
     ("mylib/codec.py", CODEC, ("fixture",)),
     ("forge.py", (CODEC[0],), ("fixture",)),  # a plugin gate init listed for one property
-    ("tests/test_codec.py", CODEC, ("fixture",)),
     ("data/other.bin", (OTHER,), ("fixture",)),
-    (".github/gate-cards/decode_total.json", (CODEC[1],), ("card",)),  # row 5
+    (".github/gate-cards/decode_total.json", (CODEC[1],), ("card",)),  # row 7, not row 2
 ])
 def test_a_manifest_file_judges_its_properties(path: str, ids: tuple[str, ...],
                                                kinds: tuple[str, ...]) -> None:
     found = one(path)
     assert found is not None and found.test_ids == tuple(sorted(ids)) and found.kinds == kinds
     assert not found.all_
+
+
+def test_a_gated_test_module_is_its_properties_fixture_and_everyones_harness() -> None:
+    found = one("tests/test_codec.py")
+    assert found is not None and found.all_ and found.kinds == ("harness", "fixture")
 
 
 def test_files_nobody_depends_on_are_not_shown() -> None:
@@ -298,6 +334,27 @@ def test_the_reviewer_sees_the_judge_files_in_every_surface(
             "on: mylib/codec.py (all 2), pytest.ini (all 2), forge.py (1)"
             ) in capsys.readouterr().out
     assert not github_double.invalid_requests()
+
+
+BREAK_6 = ["pytest.toml", "tests/test_zz_helpers.py", "tests_extra/conftest.py",
+           "tests/__init__.py", "noxfile.py", "setup.py", ".coveragerc",
+           ".github/actions/forge/action.yml"]
+
+
+def test_issue_27s_harness_files_reach_the_report_and_the_summary(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 break 6 end to end: a pull request adding each of these is shown, for every
+    property, in the JSON report and the job summary (none was, on the code before)."""
+    monkeypatch.chdir(tmp_path)
+    repo_with_manifest(tmp_path, github_double)
+    github_double.set_comparison("acme/widgets", BASE, HEAD, ["README.md", *BREAK_6])
+    code, report, text, _ = gate_run(tmp_path, github_double, PR)
+    assert code == 0 and report["decision"] == "open"
+    files = {f["path"]: f for f in report["judge_files"]["files"]}
+    assert set(files) == set(BREAK_6)
+    assert all(f.get("all") is True for f in files.values())
+    for path in BREAK_6:
+        assert f"- `{path}` — **all 2** properties" in text
 
 
 def test_the_door_is_the_same_with_or_without_the_list(

@@ -4,9 +4,11 @@ depend on (SPEC §7), as the report's ``judge_files`` section.
 The changed files come from GitHub's compare API for the base and head the *event* names
 (:func:`compare_refs`: never a stamp or an artifact), so it works for a fork without checking
 its code out. What each property depends on comes from two places, so that the patch never
-decides alone what is shown (:mod:`gate.decide.judges`): the rules by file name (pytest
-configuration, ``conftest.py``, ``sitecustomize.py``, ``*.pth``, the workflows, and the
-manifest and policy files themselves), and the manifest: the one the gate job reads from its
+decides alone what is shown (:mod:`gate.decide.judges`): the rules by file name (what runs
+in the test process: pytest configuration, ``conftest.py``, test modules, packages'
+``__init__.py``, plugins and entry points, ``noxfile.py``, ``.coveragerc``, requirements files,
+``sitecustomize.py``, ``*.pth``; everything under ``.github/``; and the manifest and policy
+files themselves), and the manifest: the one the gate job reads from its
 checkout (the default branch's on the ``workflow_run`` route; on ``pull_request`` the pull
 request's, whose every edit is itself shown for every property), and on ``pull_request`` also
 the base commit's, read through GitHub's contents API at the event's base SHA
