@@ -245,18 +245,25 @@ def test_inactive_without_its_options(tmp_path: Path) -> None:
     (["--gate-stamps", "out", "--gate-server-class", LOCAL, "--gate-manifest", "nope.yml"],
      "nope.yml: (file): no such file"),
     (["--gate-stamps", "taken", "--gate-server-class", LOCAL, "--gate-manifest", "gate.yml",
-      "--gate-run-id-prefix", "R"], "taken/R.2.json: (file): already exists; never overwritten"),
+      "--gate-run-id-prefix", "R"], "taken: --gate-stamps: is not empty: one session's stamps "
+     "go to a fresh folder (a second set beside them would pair as duplicates and close the "
+     "gate); give a new folder or remove this one"),
+    # issue 29 item 7: a folder holding another session's stamps (other run ids) is refused too
+    (["--gate-stamps", "earlier", "--gate-server-class", LOCAL, "--gate-manifest", "gate.yml"],
+     "earlier: --gate-stamps: is not empty"),
 ])
 def test_bad_options_are_usage_errors_and_no_test_runs(tmp_path: Path, args: list[str],
                                                        message: str) -> None:
     workspace(tmp_path)
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "R.2.json").write_text("{}")
+    (tmp_path / "earlier").mkdir()
+    (tmp_path / "earlier" / "0123abcd.json").write_text("{}")
     done = plain_pytest(tmp_path, *args)
     assert done.returncode == 2, done.stdout + done.stderr  # the gate's bad input, not 4
     assert message in done.stderr
     (line,) = done.stderr.splitlines()  # one clean line (pytest prefixes its Exit: )
-    assert line.startswith("Exit: gate: error: ") and line.endswith(message), line
+    assert line.startswith("Exit: gate: error: ") and message in line, line
     assert "passed" not in done.stdout
     assert not (tmp_path / "out").exists()
     assert (tmp_path / "taken" / "R.2.json").read_text() == "{}"

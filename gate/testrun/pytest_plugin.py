@@ -73,7 +73,6 @@ through its recorder: for one run both routes give the same stamps but for ``run
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Generator
 from pathlib import Path
@@ -183,10 +182,11 @@ class StampPlugin(Governor, Folder):
         prefix = config.getoption("gate_run_id_prefix")
         run_ids = stamping.manifest_run_ids(len(props), prefix)
         out = Path(config.getoption("gate_stamps"))
-        for run_id in run_ids if not worker else ():
-            if os.path.lexists(out / f"{run_id}.json"):
-                raise GateInputError(str(out / f"{run_id}.json"), "(file)",
-                                     "already exists; never overwritten")
+        if not worker and out.is_dir() and any(out.iterdir()):
+            raise GateInputError(str(out), "--gate-stamps",
+                                 "is not empty: one session's stamps go to a fresh folder (a "
+                                 "second set beside them would pair as duplicates and close "
+                                 "the gate); give a new folder or remove this one")
         policy_path = config.getoption("gate_policy")
         if policy_path is None and Path(".github/gate-policy.yml").is_file():
             policy_path = ".github/gate-policy.yml"
