@@ -98,4 +98,7 @@ def cmd_stamp(args: argparse.Namespace) -> int:
     else:
         for path, stamp in written:
             say(f"stamped {path} test_id={stamp['test_id']} outcome={stamp['outcome']}")
+        line = stamping.ungated_line([stamp for _, stamp in written])
+        if line is not None:
+            say(line)
     return OPEN

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-record', 'recorder-results')
-SCHEMA_SHA256 = "b6b790971abe6ff016c6c91efb68d970290d306998d98b70fbab6579ff6d8ba6"
+SCHEMA_SHA256 = "5c19a42ff9b45a5caaea8e02208dbf0eedd6397465cbc92f562142d6d48f6a90"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -204,6 +204,33 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                         data__failed_item_len = len(data__failed_item)
                         if data__failed_item_len > 100000:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".failed[{data__failed_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__failed_item, name="" + (name_prefix or "data") + ".failed[{data__failed_x}]".format(**locals()) + "", rule='maxLength')
+        if "hypothesis" in data_keys:
+            data_keys.remove("hypothesis")
+            data__hypothesis = data["hypothesis"]
+            if not (isinstance(data__hypothesis, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis must be array", value=data__hypothesis, name="" + (name_prefix or "data") + ".hypothesis", rule='type')
+            data__hypothesis_is_list = isinstance(data__hypothesis, (list, tuple))
+            if data__hypothesis_is_list:
+                data__hypothesis_len = len(data__hypothesis)
+                if data__hypothesis_len > 1000000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis must contain less than or equal to 1000000 items", value=data__hypothesis, name="" + (name_prefix or "data") + ".hypothesis", rule='maxItems')
+                for data__hypothesis_x, data__hypothesis_item in enumerate(data__hypothesis):
+                    if not (isinstance(data__hypothesis_item, list)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must be array", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='type')
+                    data__hypothesis_item_is_list = isinstance(data__hypothesis_item, (list, tuple))
+                    if data__hypothesis_item_is_list:
+                        data__hypothesis_item_len = len(data__hypothesis_item)
+                        if data__hypothesis_item_len < 2:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain at least 2 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='minItems')
+                        if data__hypothesis_item_len > 2:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 2 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
+                        for data__hypothesis_item_x, data__hypothesis_item_item in enumerate(data__hypothesis_item):
+                            if not (isinstance(data__hypothesis_item_item, str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + " must be string", value=data__hypothesis_item_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + "", rule='type')
+                            if isinstance(data__hypothesis_item_item, str):
+                                data__hypothesis_item_item_len = len(data__hypothesis_item_item)
+                                if data__hypothesis_item_item_len > 100000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__hypothesis_item_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
     return data

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "f4061972a29b8291b6dae4b84c094a78dfa75645e7e1d281fb3fa272eb0c2ad3"
+SCHEMA_SHA256 = "4e3ad0e1d54b8284ebf67d63ca44b93430a3fbaae628280eb7d7f93d77ba4727"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -369,6 +369,33 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                 data__collected__failed_item_len = len(data__collected__failed_item)
                                 if data__collected__failed_item_len > 100000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.failed[{data__collected__failed_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__collected__failed_item, name="" + (name_prefix or "data") + ".collected.failed[{data__collected__failed_x}]".format(**locals()) + "", rule='maxLength')
+                if "hypothesis" in data__collected_keys:
+                    data__collected_keys.remove("hypothesis")
+                    data__collected__hypothesis = data__collected["hypothesis"]
+                    if not (isinstance(data__collected__hypothesis, list)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis must be array", value=data__collected__hypothesis, name="" + (name_prefix or "data") + ".collected.hypothesis", rule='type')
+                    data__collected__hypothesis_is_list = isinstance(data__collected__hypothesis, (list, tuple))
+                    if data__collected__hypothesis_is_list:
+                        data__collected__hypothesis_len = len(data__collected__hypothesis)
+                        if data__collected__hypothesis_len > 1000000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis must contain less than or equal to 1000000 items", value=data__collected__hypothesis, name="" + (name_prefix or "data") + ".collected.hypothesis", rule='maxItems')
+                        for data__collected__hypothesis_x, data__collected__hypothesis_item in enumerate(data__collected__hypothesis):
+                            if not (isinstance(data__collected__hypothesis_item, list)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must be array", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='type')
+                            data__collected__hypothesis_item_is_list = isinstance(data__collected__hypothesis_item, (list, tuple))
+                            if data__collected__hypothesis_item_is_list:
+                                data__collected__hypothesis_item_len = len(data__collected__hypothesis_item)
+                                if data__collected__hypothesis_item_len < 2:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain at least 2 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='minItems')
+                                if data__collected__hypothesis_item_len > 2:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 2 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
+                                for data__collected__hypothesis_item_x, data__collected__hypothesis_item_item in enumerate(data__collected__hypothesis_item):
+                                    if not (isinstance(data__collected__hypothesis_item_item, str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + " must be string", value=data__collected__hypothesis_item_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + "", rule='type')
+                                    if isinstance(data__collected__hypothesis_item_item, str):
+                                        data__collected__hypothesis_item_item_len = len(data__collected__hypothesis_item_item)
+                                        if data__collected__hypothesis_item_item_len > 100000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__collected__hypothesis_item_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
                 if data__collected_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected must not contain "+str(data__collected_keys)+" properties", value=data__collected, name="" + (name_prefix or "data") + ".collected", rule='additionalProperties')
         if data_keys:

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "02f6c259b39bfabdbe59ee0d1a0af9fd9b773bae81fb8ee13bf4f465cb988d4f"
+SCHEMA_SHA256 = "aaf97fedfe713087d414848bfe9788713cb88730d351349964bd40e0a7601582"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -225,6 +225,66 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json(data, cu
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.line must be bigger than or equal to 1")
                 if data__location_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".location must not contain "+str(data__location_keys)+" properties")
+        if "ungated" in data_keys:
+            data_keys.remove("ungated")
+            data__ungated = data["ungated"]
+            if not (isinstance(data__ungated, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated must be object")
+            data__ungated_is_dict = isinstance(data__ungated, dict)
+            if data__ungated_is_dict:
+                data__ungated__missing_keys = set(['count', 'tests']) - data__ungated.keys()
+                if data__ungated__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated must contain ")
+                data__ungated_keys = set(data__ungated.keys())
+                if "count" in data__ungated_keys:
+                    data__ungated_keys.remove("count")
+                    data__ungated__count = data__ungated["count"]
+                    if not ((isinstance(data__ungated__count, int) and not isinstance(data__ungated__count, bool))):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.count must be integer")
+                    if isinstance(data__ungated__count, (int, float, Decimal)) and not isinstance(data__ungated__count, bool):
+                        if data__ungated__count < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.count must be bigger than or equal to 1")
+                if "tests" in data__ungated_keys:
+                    data__ungated_keys.remove("tests")
+                    data__ungated__tests = data__ungated["tests"]
+                    if not (isinstance(data__ungated__tests, list)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests must be array")
+                    data__ungated__tests_is_list = isinstance(data__ungated__tests, (list, tuple))
+                    if data__ungated__tests_is_list:
+                        data__ungated__tests_len = len(data__ungated__tests)
+                        if data__ungated__tests_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests must contain at least 1 items")
+                        if data__ungated__tests_len > 50:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests must contain less than or equal to 50 items")
+                        for data__ungated__tests_x, data__ungated__tests_item in enumerate(data__ungated__tests):
+                            if not (isinstance(data__ungated__tests_item, dict)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}]".format(**locals()) + " must be object")
+                            data__ungated__tests_item_is_dict = isinstance(data__ungated__tests_item, dict)
+                            if data__ungated__tests_item_is_dict:
+                                data__ungated__tests_item__missing_keys = set(['test', 'kind']) - data__ungated__tests_item.keys()
+                                if data__ungated__tests_item__missing_keys:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}]".format(**locals()) + " must contain ")
+                                data__ungated__tests_item_keys = set(data__ungated__tests_item.keys())
+                                if "test" in data__ungated__tests_item_keys:
+                                    data__ungated__tests_item_keys.remove("test")
+                                    data__ungated__tests_item__test = data__ungated__tests_item["test"]
+                                    if not (isinstance(data__ungated__tests_item__test, str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}].test".format(**locals()) + " must be string")
+                                    if isinstance(data__ungated__tests_item__test, str):
+                                        data__ungated__tests_item__test_len = len(data__ungated__tests_item__test)
+                                        if data__ungated__tests_item__test_len < 1:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}].test".format(**locals()) + " must be longer than or equal to 1 characters")
+                                        if data__ungated__tests_item__test_len > 4096:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}].test".format(**locals()) + " must be shorter than or equal to 4096 characters")
+                                if "kind" in data__ungated__tests_item_keys:
+                                    data__ungated__tests_item_keys.remove("kind")
+                                    data__ungated__tests_item__kind = data__ungated__tests_item["kind"]
+                                    if not (isinstance(data__ungated__tests_item__kind, str) and data__ungated__tests_item__kind == 'given' or isinstance(data__ungated__tests_item__kind, str) and data__ungated__tests_item__kind == 'stateful'):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}].kind".format(**locals()) + " must be one of ['given', 'stateful']")
+                                if data__ungated__tests_item_keys:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated.tests[{data__ungated__tests_x}]".format(**locals()) + " must not contain "+str(data__ungated__tests_item_keys)+" properties")
+                if data__ungated_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated must not contain "+str(data__ungated_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

@@ -66,6 +66,27 @@ def junit_key(nodeid: str) -> tuple[str, str]:
     return ".".join(names[:-1]), names[-1]
 
 
+#: How a Hypothesis test is written (``collected.hypothesis``, the stamps' ``ungated``).
+GIVEN, STATEFUL = "given", "stateful"
+
+
+def hypothesis_kind(item: Any) -> str | None:
+    """``"stateful"`` for a ``RuleBasedStateMachine``'s ``TestCase``, ``"given"`` for a
+    ``@given`` test, else None (not a Hypothesis test, or Hypothesis is absent). Only names
+    what was collected: never imports the test's module or calls it."""
+    obj = getattr(item, "obj", None)
+    if obj is None:
+        return None
+    if getattr(obj, "_hypothesis_state_machine_class", None) is not None:
+        return STATEFUL
+    try:
+        import hypothesis
+
+        return GIVEN if hypothesis.is_hypothesis_test(obj) else None
+    except Exception:  # Hypothesis absent, or an object that refuses to be looked at
+        return None
+
+
 def is_assertion(exc: BaseException) -> bool:
     """An ``AssertionError``, or an exception group made only of them."""
     if isinstance(exc, BaseExceptionGroup):
@@ -190,6 +211,16 @@ class Collected:
     #: under xdist, what the workers deselected): they would have run, so a selector typo's
     #: nearest names come from them too, as when the whole suite ran
     ungated: set[tuple[str, str]] = field(default_factory=set)
+    #: every Hypothesis test collected (selected, or deselected by anyone): node id -> its
+    #: kind (:func:`hypothesis_kind`); the gate names those no property selects (issue 29)
+    hypothesis: dict[str, str] = field(default_factory=dict)
+
+    def note_hypothesis(self, items: Sequence[Any]) -> None:
+        """Remember which of ``items`` (collected pytest items) are Hypothesis tests."""
+        for item in items:
+            kind = hypothesis_kind(item)
+            if kind is not None:
+                self.hypothesis[str(item.nodeid)] = kind
 
     def seen(self, classname: str | None, name: str) -> str:
         """What was seen before the run of a selector that matched no testcase
@@ -209,6 +240,7 @@ class Collected:
                     [list(k) for k in self.selected]),
                 "deselected": sorted([list(k) for k in self.deselected]),
                 "ungated": sorted([list(k) for k in self.ungated]),
+                "hypothesis": sorted([[n, k] for n, k in self.hypothesis.items()]),
                 "failed": list(self.failed)}
 
     @classmethod
@@ -216,7 +248,8 @@ class Collected:
         selected = record["selected"]
         return cls(None if selected is None else {(c, n) for c, n in selected},
                    {(c, n) for c, n in record["deselected"]}, list(record["failed"]),
-                   {(c, n) for c, n in record["ungated"]})
+                   {(c, n) for c, n in record["ungated"]},
+                   {str(n): str(k) for n, k in record.get("hypothesis", ())})
 
 
 def decide(cases: Sequence[Case] | None, classname: str | None, name: str,

@@ -170,6 +170,7 @@ class StampPlugin(Governor, Folder):
         self.timeout_codes = timeout_codes
         self.worker = worker
         self.started = time.monotonic()
+        self.ungated_line: str | None = None
 
     @classmethod
     def prepare(cls, config: pytest.Config, worker: bool = False) -> StampPlugin:
@@ -227,6 +228,8 @@ class StampPlugin(Governor, Folder):
                     writer.line()
                 count = f"{len(written)} stamp{'' if len(written) == 1 else 's'}"
                 reporter.write_sep("-", f"gate: {count} written to {self.out}")
+                if self.ungated_line:
+                    writer.line(self.ungated_line, yellow=True)
         return result
 
     def decisions(self, proc: Any) -> list[Any]:
@@ -245,9 +248,11 @@ class StampPlugin(Governor, Folder):
         wall = round(time.monotonic() - self.started, 3)
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
         cases = self.cases.all()
-        decided = stamping.Decided(proc, self.decisions(proc), SOURCE, ran=True, cases=cases)
+        decided = stamping.Decided(proc, self.decisions(proc), SOURCE, ran=True, cases=cases,
+                                   ungated=stamping.ungated_of(self.prepared, self.collected))
         built = stamping.build_all(self.prepared, self.run_ids, decided,
                                    server_class=self.server_class, written_at=int(time.time()))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]
         stamping.write_all(targets, built)
+        self.ungated_line = stamping.ungated_line(built)
         return targets

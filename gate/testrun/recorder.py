@@ -225,13 +225,17 @@ class Folder:
             self.collected.failed.append(junit_key(report.nodeid)[1])
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.collected.note_hypothesis(items)  # deselected is not gated (issue 29)
         keys = (junit_key(item.nodeid) for item in items)  # the recorder's own: kept apart
         self.collected.deselected.update(k for k in keys if k not in self.collected.ungated)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected.selected = {junit_key(item.nodeid) for item in session.items}
+        self.collected.note_hypothesis(session.items)
         output = getattr(session.config, "workeroutput", None)
         if output is not None:  # an xdist worker: the controller collects nothing itself
+            output["gate_hypothesis"] = sorted([n, k] for n, k in
+                                               self.collected.hypothesis.items())
             output["gate_selected"] = sorted([list(k) for k in self.collected.selected])
             output["gate_deselected"] = sorted([list(k) for k in self.collected.deselected])
 
@@ -247,6 +251,8 @@ class Folder:
             self.worker_refused.extend(str(p) for p in refused)
             self.worker_refused_tests = int(output.get("gate_refused_tests", len(refused)))
         self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
+        self.collected.hypothesis.update((str(n), str(k))
+                                         for n, k in output.get("gate_hypothesis", ()))
         if "gate_selected" in output:  # what the worker collected: a missing test is known
             self.collected.selected = (self.collected.selected or set()) | {
                 (str(c), str(n)) for c, n in output["gate_selected"]}

@@ -28,6 +28,7 @@ from gate.testrun.stamping import (
     decide_cases,
     relative_posix,
     repository_root,
+    ungated_of,
 )
 
 RECORDER_SOURCE = "pytest-recorder"
@@ -259,4 +260,5 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     cases = got[0] if got else None
     decisions = decide_cases(prepared, cases, proc=proc, timeout_codes=request.timeout_codes,
                              collected=got[1] if got else None, manifest=request.manifest)
-    return Decided(proc, decisions, RECORDER_SOURCE, ran=True, cases=cases)
+    return Decided(proc, decisions, RECORDER_SOURCE, ran=True, cases=cases,
+                   ungated=ungated_of(prepared, got[1] if got else None))

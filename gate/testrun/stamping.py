@@ -38,7 +38,7 @@ from gate.records.files import canonical_json, write_once
 from gate.records.fixture_watch import FixtureWatch
 from gate.records.manifest import Property
 from gate.records.redaction import Redactor
-from gate.testrun.cases import bounded_failure
+from gate.testrun.cases import bounded, bounded_failure
 
 SOURCES = ("command", "recorded", "junit")
 #: Which collected tests the recorder runs (``gate stamp --tests``, the action's ``tests``):
@@ -176,6 +176,7 @@ def build_stamp(
     hypothesis: dict[str, Any] | None = None,
     failure: dict[str, Any] | None = None,
     redactor: Redactor | None = None,
+    ungated: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The stamp for one property, validated against its schema (and its own card). Text that
     came from the test run (``failure``, ``note``) is masked by ``redactor`` (default: the
@@ -216,6 +217,8 @@ def build_stamp(
         stamp["location"] = dict(prepared.location)
     if hypothesis is not None:
         stamp["hypothesis"] = dict(hypothesis)
+    if ungated is not None:
+        stamp["ungated"] = ungated
     if failure is not None:
         stamp["failure"] = bounded_failure(
             {key: redactor.text(value) if isinstance(value, str) else value
@@ -271,6 +274,52 @@ class Decided:
     source: str
     ran: bool
     cases: Sequence[Any] | None = field(default=None)
+    #: The Hypothesis tests the session collected that no property selects (:func:`ungated_of`)
+    ungated: Sequence[tuple[str, str]] = ()
+
+
+#: How many ungated tests each stamp names (the rest are counted).
+UNGATED_NAMED = 50
+#: The longest node id a stamp's ``ungated`` keeps (cut with a marker past it).
+TEST_BOUND = 4096
+
+
+def ungated_of(prepared: Sequence[Prepared], collected: Any) -> list[tuple[str, str]]:
+    """``(node id, kind)`` of every Hypothesis test ``collected``
+    (:class:`gate.testrun.cases.Collected`) saw that no property's selector matches, sorted:
+    a property added without ``gate init --add`` (or renamed), which runs nowhere (issue 29).
+    Decided here, in the gate's process, from what the session reported collecting."""
+    from gate.testrun import cases as folded
+
+    if collected is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for nodeid, kind in sorted(collected.hypothesis.items()):
+        key = [folded.Case(folded.junit_key(nodeid))]
+        if not any(folded.lookup(key, p.prop.junit_classname, p.prop.junit_name)
+                   for p in prepared):
+            out.append((nodeid, kind if kind in (folded.GIVEN, folded.STATEFUL)
+                        else folded.GIVEN))
+    return out
+
+
+def ungated_record(ungated: Sequence[tuple[str, str]]) -> dict[str, Any] | None:
+    """The stamps' ``ungated`` object (``schemas/stamp.schema.json``), None when none."""
+    if not ungated:
+        return None
+    return {"count": len(ungated),
+            "tests": [{"test": bounded(n, TEST_BOUND), "kind": k}
+                      for n, k in ungated[:UNGATED_NAMED]]}
+
+
+def ungated_line(stamps: Sequence[Mapping[str, Any]]) -> str | None:
+    """The stamp step's one line naming the ungated tests its stamps carry, with the fix."""
+    found = next((s["ungated"] for s in stamps if s.get("ungated")), None)
+    if found is None:
+        return None
+    from gate.decide import ungated
+
+    return ungated.log_line([(t["test"], t["kind"]) for t in found["tests"]], found["count"])
 
 
 CHANGED_DURING_RUN = "the card, fixtures or sampler output changed during the run"
@@ -285,6 +334,7 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
 
     built = []
     redactor = Redactor.from_env(os.environ)
+    ungated = ungated_record(decided.ungated)
     for item, run_id, outcome_of in zip(prepared, run_ids, decided.decisions, strict=True):
         if decided.ran and not item.still_same():
             outcome_of = outcome.Outcome(outcome.RESOURCE_EXIT, 0, CHANGED_DURING_RUN)
@@ -297,7 +347,7 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
             item, server_class=server_class, run_id=run_id, decided=outcome_of,
             proc=decided.proc, source=decided.source, written_at=written_at, ran=decided.ran,
             hypothesis=one.hypothesis if one else None, failure=one.failure if one else None,
-            redactor=redactor))
+            redactor=redactor, ungated=ungated))
     return built
 
 

@@ -1,0 +1,96 @@
+"""Ungated properties are named, by mechanism (issue 29; SPEC §6). Pure.
+
+A Hypothesis test that no manifest property selects runs in neither class's stamp job, so
+nothing the gate decides says anything about it: a property added (or renamed) without
+``gate init --add`` would pass the gate by never running. Two sources name them, and the gate
+job shows their union:
+
+* **collected**: each stamp job's pytest session reports every collected Hypothesis test
+  (``@given``, and a ``RuleBasedStateMachine``'s ``TestCase``), and the gate's own process
+  keeps those no property selects in the stamps' ``ungated`` object (signed with the set);
+* **scan**: the gate job parses the test files the pull request changes (``ast``, no import)
+  for ``@given`` tests and state machines the manifest lacks: a conftest or ``-k`` can hide a
+  test from the collection, not from the file.
+
+The policy's ``ungated`` decides what they do: ``warn`` (the default) names them; ``fail``
+closes the gate while any is named — a decision of its own, beside the seed tables:
+
+==  ===============================  ========================
+#   condition                        ungated decision
+==  ===============================  ========================
+1   no ungated test named            ``none`` (never closes)
+2   some named, policy ``warn``      ``named`` (shown, open)
+3   some named, policy ``fail``      ``closed``
+==  ===============================  ========================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+POLICIES = ("warn", "fail")
+DEFAULT_POLICY = "warn"
+KINDS = ("given", "stateful")
+SCAN = "scan"
+#: Where a name came from, in the order shown (the two classes, then the gate job's scan).
+SOURCES = ("local-pinned", "free-server", SCAN)
+NONE, NAMED, CLOSED = "none", "named", "closed"
+#: Names shown in one line (the log, an output); the report keeps more.
+LINE_NAMES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Ungated:
+    test: str  # a pytest node id (the scan's: file::[Class::]function)
+    kind: str  # one of KINDS
+    found_by: tuple[str, ...]  # sources, in SOURCES order
+
+
+def union(found: Iterable[tuple[str, str, str]]) -> list[Ungated]:
+    """``(source, test, kind)`` from every stamp and the scan, one entry per test (its kind the
+    first seen, its sources in :data:`SOURCES` order), sorted by test."""
+    kinds: dict[str, str] = {}
+    sources: dict[str, set[str]] = {}
+    for source, test, kind in found:
+        kinds.setdefault(test, kind if kind in KINDS else KINDS[0])
+        sources.setdefault(test, set()).add(source)
+    return [Ungated(t, kinds[t], tuple(s for s in SOURCES if s in sources[t]))
+            for t in sorted(kinds)]
+
+
+def decision(count: int, policy: str) -> str:
+    """The ungated decision (the table above); an unknown policy value counts as ``fail``."""
+    if count <= 0:
+        return NONE
+    return NAMED if policy == "warn" else CLOSED
+
+
+def files_of(tests: Sequence[str]) -> list[str]:
+    """The test files of ``tests`` (node ids), in order, once each: what ``gate init --add``
+    is given."""
+    return list(dict.fromkeys(t.split("::", 1)[0] for t in tests))
+
+
+def fix(tests: Sequence[str]) -> str:
+    """The fix, as a command: ``gate init --add FILE...`` (it adds only what the manifest
+    lacks), then commit the new cards and manifest entries."""
+    files = files_of(tests)
+    shown = " ".join(files[:LINE_NAMES]) + (" ..." if len(files) > LINE_NAMES else "")
+    return f"gate init --add {shown}"
+
+
+def log_line(tests: Sequence[tuple[str, str]], count: int) -> str:
+    """One line naming ``count`` ungated tests (the first of ``tests`` shown) and the fix."""
+    names = [t for t, _ in tests]
+    shown = ", ".join(names[:LINE_NAMES]) + (
+        f" and {count - min(len(names), LINE_NAMES)} more" if count > LINE_NAMES else "")
+    one = count == 1
+    return (f"gate: {count} Hypothesis test{'' if one else 's'} no manifest property "
+            f"selects (ungated: {'it runs' if one else 'they run'} in no stamp job and "
+            f"{'is' if one else 'are'} never decided): {shown}; fix: {fix(names)}")
+
+
+def output_value(entries: Sequence[Mapping[str, object]]) -> str:
+    """The ``ungated`` output: the node ids, space-separated (empty when none)."""
+    return " ".join(str(e["test"]) for e in entries)
