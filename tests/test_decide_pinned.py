@@ -2,7 +2,9 @@
 a mutation of gate/decide/): the stamp gate's row 6 with a flagged and a healthy allowlist
 entry, the actions a report's row 6 may carry, what a rerun pair may be re-derived to, the
 receipt binder's record and field names, the halt gate's row-3 target class, and the row-6
-outcomes of a test that did not run."""
+outcomes of a test that did not run; and what each row of the tables says, word for word (the
+reason or note a user reads in the job summary, the check run, the hook's answer and the
+ledger: the row tests pin the action and the row, these the words)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,13 @@ from typing import Any
 
 import pytest
 
-from gate.decide import digest, halt, receipts, stamps
+from gate.decide import digest, halt, receipts, stamps, when
 from gate.decide import outcome as _outcome
+from gate.decide.digest import FailureClass
 from gate.decide.outcome import Outcome, ProcessResult
 from gate.decide.stamps import AllowEntry
-from tests.core_helpers import FREE, FUTURE, LOCAL, NOW, SHA_X, SHA_Y, TEST_ID, stamp
+from tests.core_helpers import FREE, FUTURE, HASH_B, LOCAL, NOW, SHA_X, SHA_Y, TEST_ID, stamp
+from tests.core_helpers import run_record as rr
 
 HEALTHY = AllowEntry(TEST_ID, FREE, "@parsers", "free runner lacks the locale", FUTURE)
 FLAGGED = dataclasses.replace(HEALTHY, owner="@someone", finding="allowlist[1]: no issue named")
@@ -330,3 +334,434 @@ def test_a_module_whose_name_only_starts_another_module_was_not_collected() -> N
     with pytest.raises(_outcome.SelectorTypo) as typo:
         _unmatched(CLEAN, _outcome.SEEN_UNKNOWN, names=names, pytest_route=False)
     assert "no test of 'tests.test_x' ran at all" in typo.value.message
+
+
+GEN = "1" * 64
+OTHER_GEN = "2" * 64
+
+# --- what each row says (the reason a user reads, word for word) ------------------------------
+
+# stamp gate (SPEC §3)-
+
+HYP = {"version": "6.100.0", "seed": 7, "max_examples": 32, "derandomize": True,
+       "database": None, "deadline_ms": 200, "suppress_health_check": [], "examples_run": 32}
+
+
+@pytest.mark.parametrize(("first", "second", "allowlist", "action", "row", "reason"), [
+    (stamp(LOCAL, "pass"), stamp(FREE, "pass", fixture_hash=HASH_B), (HEALTHY,),
+     "reject_fixture_mismatch", 1,
+     "the two stamps are for different tests, fixtures or sample cards"),
+    (stamp(LOCAL, "pass", hypothesis=HYP), stamp(FREE, "pass"), (HEALTHY,),
+     "reject_fixture_mismatch", 1,
+     "only the local-pinned stamp records its Hypothesis generator: the two runs are not "
+     "provably the same experiment"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "pass", hypothesis=HYP), (HEALTHY,),
+     "reject_fixture_mismatch", 1,
+     "only the free-server stamp records its Hypothesis generator: the two runs are not "
+     "provably the same experiment"),
+    (stamp(LOCAL, "pass", hypothesis=HYP),
+     stamp(FREE, "pass", hypothesis=dict(HYP, seed=8, version="6.101.0")), (HEALTHY,),
+     "reject_fixture_mismatch", 1,
+     "the Hypothesis generators differ: version '6.100.0' (local-pinned) vs '6.101.0' "
+     "(free-server); seed 7 (local-pinned) vs 8 (free-server)"),
+    (stamp("ci", "pass"), stamp(FREE, "pass"), (HEALTHY,), "reject_bad_class", 2,
+     "a server class is not one of the two"),
+    (stamp(FREE, "pass"), stamp(FREE, "pass"), (HEALTHY,), "reject_unstamped_pair", 3,
+     "both stamps are free-server; the other class did not run"),
+    (stamp(LOCAL, "empty_body"), stamp(FREE, "resource_exit"), (HEALTHY,),
+     "reject_run_retry_new_id", 4,
+     "a run ended in empty_body: discard it and rerun with a new run id and the same card"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "resource_exit"), (HEALTHY,),
+     "reject_run_retry_new_id", 4,
+     "a run ended in resource_exit: discard it and rerun with a new run id and the same card"),
+    (stamp(LOCAL, "assert_fail"), stamp(FREE, "pass"), (HEALTHY,), "reject_cross_class_pass", 5,
+     "a free-server green never closes a local-pinned red"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "assert_fail"), (), "reject_not_allowlisted", 6,
+     "free-server red, local-pinned green, but the test is not allowlisted for a freeze in "
+     "free-server"),
+    (stamp(LOCAL, "pass", expires=None), stamp(FREE, "assert_fail", expires=None), (HEALTHY,),
+     "reject_freeze_expired", 6,
+     "the sample card's freeze_expires_at is missing or has passed"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "assert_fail"),
+     (dataclasses.replace(HEALTHY, expires=NOW),), "reject_freeze_expired", 6,
+     "the allowlist entry has expired"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "assert_fail"), (HEALTHY,),
+     "freeze_inside_server_class", 6,
+     f"frozen inside free-server until {when.utc_date(FUTURE)} (the card's freeze_expires_at); "
+     "local-pinned is green"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "pass"), (), "accept_candidate", 7,
+     "green in both server classes"),
+    (stamp(LOCAL, "assert_fail"), stamp(FREE, "assert_fail"), (), "reject_stable_fail", 8,
+     "red in both server classes"),
+    (stamp(LOCAL, "pass"), stamp(FREE, "skipped"), (), "reject_unclassified", 9,
+     "no row matched"),
+])
+def test_each_stamp_gate_row_says(first: dict[str, Any], second: dict[str, Any],
+                                  allowlist: tuple[AllowEntry, ...], action: str, row: int,
+                                  reason: str) -> None:
+    assert stamps.classify_pair(first, second, allowlist, NOW) == stamps.StampResult(
+        action, row, reason)
+    # the other order gives the same action and row (a generator difference names the first
+    # argument's value first)
+    other = stamps.classify_pair(second, first, allowlist, NOW)
+    assert (other.action, other.row) == (action, row)
+    if not reason.startswith("the Hypothesis generators differ"):
+        assert other.reason == reason
+
+
+def test_the_freeze_names_the_card_expiry_not_the_allowlist_entry() -> None:
+    entry = dataclasses.replace(HEALTHY, expires=FUTURE * 2)
+    result = stamps.classify_pair(stamp(LOCAL, "pass"), stamp(FREE, "assert_fail"), (entry,),
+                                  NOW)
+    assert "frozen inside free-server until 2026-09-22 14:13 UTC (the card's" in result.reason
+
+
+def test_a_generator_missing_beside_a_discarded_run_is_no_difference() -> None:
+    # the class without a generator ended in a retry outcome: row 4 discards it anyway
+    for retry in stamps.RETRY_OUTCOMES:
+        recorded = stamp(FREE, "pass", hypothesis=HYP)
+        lacking = stamp(LOCAL, retry)
+        assert stamps.generator_difference(recorded, lacking) is None
+        assert stamps.generator_difference(lacking, recorded) is None
+        assert stamps.classify_pair(recorded, lacking, (), NOW).row == 4
+    assert stamps.generator_difference(stamp(LOCAL, "pass"), stamp(FREE, "pass")) is None
+    assert stamps.generator_difference(stamp(LOCAL, "pass", hypothesis=HYP),
+                                       stamp(FREE, "pass", hypothesis=HYP)) is None
+
+
+def test_a_generator_that_is_not_an_object_counts_as_missing() -> None:
+    assert stamps.generator_difference(stamp(LOCAL, "pass", hypothesis="6.100.0"),
+                                       stamp(FREE, "pass", hypothesis=HYP)) == (
+        "only the free-server stamp records its Hypothesis generator: the two runs are not "
+        "provably the same experiment")
+
+
+@pytest.mark.parametrize(("record", "found"), [
+    ({"outcome": "pass", "timed_out": True},
+     [("timed_out", "true, but the outcome pass means the run finished in time")]),
+    ({"outcome": "assert_fail", "transport_ok": False, "timed_out": True},
+     [("timed_out", "true, but the outcome assert_fail means the run finished in time"),
+      ("transport_ok", "false, but the outcome assert_fail means the transport delivered")]),
+    ({"outcome": "resource_exit", "transport_ok": True},
+     [("transport_ok", "true, but the outcome resource_exit means no result was delivered")]),
+    ({"outcome": "empty_body", "transport_ok": True, "timed_out": True},
+     [("transport_ok", "true, but the outcome empty_body means no result was delivered")]),
+    ({"outcome": "pass", "timed_out": False, "transport_ok": True}, []),
+    ({"outcome": "resource_exit", "transport_ok": False, "timed_out": True}, []),
+    ({"outcome": "pass", "timed_out": 1, "transport_ok": 0}, []),
+    ({"outcome": "bogus", "transport_ok": True, "timed_out": True}, []),
+])
+def test_optional_fields_that_contradict_the_outcome(record: dict[str, Any],
+                                                     found: list[tuple[str, str]]) -> None:
+    assert stamps.optional_field_conflicts(record) == found
+
+
+def test_a_stamp_seen_as_a_run_record_keeps_its_optional_fields() -> None:
+    s = stamp(FREE, "resource_exit", run_id="r9", fixture_sha256=SHA_X, fixture_path="fx",
+              status_code=503, timed_out=True, retry_count=2, note="not kept")
+    assert stamps.as_run_record(s) == {
+        "run_id": "r9", "oracle_passed": None, "transport_ok": False, "fixture_sha256": SHA_X,
+        "fixture_path": "fx", "status_code": 503, "timed_out": True, "retry_count": 2}
+
+
+def test_a_hypothesis_run_record_keeps_a_pinned_fixture_digest() -> None:
+    s = stamp(FREE, "assert_fail", fixture_sha256=SHA_X, hypothesis=HYP,
+              failure={"type": "AssertionError", "message": "m", "example": None})
+    record = stamps.as_run_record(s)
+    assert record["fixture_sha256"] == SHA_X
+    assert record["generator_sha256"] == digest.generator_digest(HYP)
+    assert "failure_sha256" not in record and "health_check_sha256" not in record
+    assert "failure_sha256" not in stamps.as_run_record(dict(s, failure="AssertionError"))
+
+
+# --- digest gate (SPEC §4) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("left", "right", "cls", "row", "reason"), [
+    (rr(False, True, generator_sha256=GEN), rr(False, True, generator_sha256=OTHER_GEN),
+     FailureClass.FIXTURE_DRIFT, 0,
+     "the Hypothesis generators differ (version or settings in force)"),
+    (rr(False, True, generator_sha256=GEN), rr(False, True), FailureClass.FIXTURE_DRIFT, 0,
+     "the Hypothesis generators differ (version or settings in force)"),
+    (rr(False, True, sha=None), rr(False, True), FailureClass.UNCLASSIFIED, 1,
+     "a fixture digest is missing or malformed"),
+    (rr(False, True), rr(False, True, sha=SHA_Y), FailureClass.FIXTURE_DRIFT, 2,
+     "the fixture digests differ"),
+    (rr(False, True, failure_sha256=GEN), rr(False, True, failure_sha256=OTHER_GEN),
+     FailureClass.UNCLASSIFIED, 3, "both oracles failed, but on different minimal examples"),
+    (rr(False, True, failure_sha256=GEN), rr(False, True), FailureClass.PROPERTY_MISS, 3,
+     "both oracles failed on the same bytes"),
+    (rr(False, True), rr(True, True), FailureClass.UNCLASSIFIED, 4, "only one oracle failed"),
+    (rr(True, "yes"), rr(True, True), FailureClass.UNCLASSIFIED, 6,
+     "an oracle or transport value is malformed; no freeze"),
+    (rr(None, False, sha=GEN, generator_sha256=GEN, health_check_sha256=SHA_X),
+     rr(True, True, sha=GEN, generator_sha256=GEN, health_check_sha256=SHA_X),
+     FailureClass.UNCLASSIFIED, 5,
+     "both runs failed the same Hypothesis health check on the same generator: "
+     "deterministic, not harness noise; no freeze"),
+    (rr(None, False), rr(True, True), FailureClass.HARNESS_FLAKE, 5,
+     "a transport fault was recorded"),
+    (rr(True, True, timed_out=True), rr(True, True), FailureClass.HARNESS_FLAKE, 5,
+     "a transport fault was recorded"),
+    (rr(True, True), rr(True, True), FailureClass.NONE, 6,
+     "both oracles passed: nothing to classify"),
+    (rr(None, True), rr(True, True), FailureClass.UNCLASSIFIED, 6, "no row matched"),
+])
+def test_each_digest_gate_row_says(left: dict[str, Any], right: dict[str, Any],
+                                   cls: FailureClass, row: int, reason: str) -> None:
+    for a, b in ((left, right), (right, left)):
+        assert digest.classify_runs(a, b) == digest.DigestResult(cls, row, reason)
+
+
+@pytest.mark.parametrize(("left", "right", "row"), [
+    # one health check is not a repeated one; nor is the same check on other generators
+    (rr(None, False, sha=GEN, generator_sha256=GEN, health_check_sha256=SHA_X),
+     rr(True, True, sha=GEN, generator_sha256=GEN, health_check_sha256=SHA_Y), 5),
+    (rr(None, False, sha=GEN, generator_sha256=GEN, health_check_sha256=SHA_X),
+     rr(True, True, sha=GEN, generator_sha256=GEN), 5),
+    (rr(None, False, sha=GEN, health_check_sha256=SHA_X),
+     rr(True, True, sha=GEN, health_check_sha256=SHA_X), 5),
+])
+def test_a_health_check_that_does_not_repeat_is_a_flake(left: dict[str, Any],
+                                                        right: dict[str, Any],
+                                                        row: int) -> None:
+    for a, b in ((left, right), (right, left)):
+        result = digest.classify_runs(a, b)
+        assert (result.failure_class, result.row) == (FailureClass.HARNESS_FLAKE, row)
+        assert result.freeze_allowed
+
+
+def test_a_discarded_run_without_a_generator_is_left_to_the_other_rows() -> None:
+    # no oracle result in the run lacking one: not a generator difference
+    result = digest.classify_runs(rr(None, False, sha=GEN), rr(True, True, sha=GEN,
+                                                               generator_sha256=GEN))
+    assert (result.failure_class, result.row) == (FailureClass.HARNESS_FLAKE, 5)
+    # a malformed generator digest counts as missing
+    result = digest.classify_runs(rr(True, True, generator_sha256="x"),
+                                  rr(True, True, generator_sha256=GEN))
+    assert (result.failure_class, result.row) == (FailureClass.FIXTURE_DRIFT, 0)
+
+
+@pytest.mark.parametrize(("failure", "expected"), [
+    ({"type": "AssertionError", "example": None}, None),
+    ({"type": None, "example": "f(x=0)"}, None),
+    ({"example": "f(x=0)"}, None),
+    ({"type": "AssertionError"}, None),
+])
+def test_no_failure_digest_without_an_example_and_a_type(failure: dict[str, Any],
+                                                         expected: None) -> None:
+    assert digest.failure_digest(failure) is expected
+
+
+@pytest.mark.parametrize("failure", [
+    {"type": "AssertionError", "message": "Input generation is slow"},
+    {"type": digest.HEALTH_CHECK_TYPE, "message": ""},
+    {"type": digest.HEALTH_CHECK_TYPE, "message": None},
+    {"type": digest.HEALTH_CHECK_TYPE},
+])
+def test_no_health_check_digest_without_a_health_check_and_its_text(
+        failure: dict[str, Any]) -> None:
+    assert digest.health_check_digest(failure) is None
+
+
+def test_addresses_are_replaced_in_a_health_check_message() -> None:
+    one = {"type": digest.HEALTH_CHECK_TYPE, "message": "self=<T object at 0x7f01>, too slow"}
+    two = dict(one, message="self=<T object at 0x7eAB>, too slow")
+    assert digest.health_check_digest(one) == digest.health_check_digest(two)
+    assert digest.without_addresses("<T object at 0x7eAB> and <U at 0xff>") == (
+        "<T object at 0x…> and <U at 0x…>")
+    assert digest.without_addresses("at 0x7f not closed") == "at 0x7f not closed"
+
+
+@pytest.mark.parametrize(("value", "clean"), [
+    (True, True), (False, False), (None, None), (0, None), (1, None), ("true", None)])
+def test_clean_bool(value: Any, clean: Any) -> None:
+    assert digest.clean_bool(value) is clean
+
+
+@pytest.mark.parametrize(("record", "fault"), [
+    ({"transport_ok": False}, True), ({"timed_out": True}, True),
+    ({"transport_ok": True, "timed_out": False}, False), ({}, False),
+    ({"transport_ok": 0, "timed_out": 1}, False),
+])
+def test_transport_fault(record: dict[str, Any], fault: bool) -> None:
+    assert digest.transport_fault(record) is fault
+
+
+# --- halt gate (SPEC §2) -----------------------------------------------------------------------
+
+def _issuer(*bindings: halt.Binding) -> halt.MemoryIssuer:
+    issuer = halt.MemoryIssuer()
+    for binding in bindings:
+        issuer.record(binding)
+    return issuer
+
+
+@pytest.mark.parametrize(("binding", "issued", "result"), [
+    (FIXTURE, 3, halt.HaltResult(
+        halt.Decision.REJECT, 1, "issued generation 3 differs from the binding's generation 2; "
+        "discarded, never replayed", halt.TargetClass.FIXTURE)),
+    (FIXTURE.replace(target_class="live"), 2, halt.HaltResult(
+        halt.Decision.HALT, 2, "target class is live, not fixture", halt.TargetClass.LIVE)),
+    (FIXTURE.replace(marker=None), 2, halt.HaltResult(
+        halt.Decision.HALT, 2, "target class is unknown, not fixture",
+        halt.TargetClass.UNKNOWN)),
+    (FIXTURE, 2, halt.HaltResult(
+        halt.Decision.ALLOW, 4, "closed fixture, minted and current", halt.TargetClass.FIXTURE)),
+])
+def test_each_halt_gate_row_says(binding: halt.Binding, issued: int,
+                                 result: halt.HaltResult) -> None:
+    assert halt.decide(binding, issued, _issuer(FIXTURE), halt.HaltPolicy()) == result
+
+
+# outcome (SPEC §3): the note of each row, as a stamp and the summary print it
+
+@pytest.mark.parametrize(("proc", "assertion", "expected"), [
+    (ProcessResult(None, 9, True, 10), False,
+     Outcome("resource_exit", 1, "wall-clock limit reached; the process group was killed")),
+    (ProcessResult(None, 15, False, 10), True,
+     Outcome("resource_exit", 2, "killed by signal 15")),
+    (ProcessResult(None, None, False, 10), False,
+     Outcome("resource_exit", 2, "killed by signal None")),
+    (ProcessResult(3, 15, False, 10), False, Outcome("resource_exit", 2, "killed by signal 15")),
+    (ProcessResult(0, None, False, 0), True,
+     Outcome("empty_body", 3, "exit 0 but the process printed nothing")),
+    (ProcessResult(124, None, False, 0), False,
+     Outcome("resource_exit", 4, "exit status 124 is a timeout code")),
+    (ProcessResult(1, None, False, 5), True,
+     Outcome("assert_fail", 5, "an assertion failure was recorded")),
+    (ProcessResult(0, None, False, 5), False, Outcome("pass", 6, "")),
+    (ProcessResult(2, None, False, 0), False,
+     Outcome("resource_exit", 7, "exit status 2 without assertion evidence is not a result")),
+])
+def test_each_process_row_says(proc: ProcessResult, assertion: bool, expected: Outcome) -> None:
+    assert _outcome.from_process(proc, (124,), assertion) == expected
+
+
+def test_from_process_needs_no_assertion_argument() -> None:
+    assert _outcome.from_process(ProcessResult(1, body_bytes=5), (124,)) == Outcome(
+        "resource_exit", 7, "exit status 1 without assertion evidence is not a result")
+
+
+@pytest.mark.parametrize(("proc", "found", "matches", "red", "errors", "expected"), [
+    (CLEAN, False, [], False, (), Outcome("resource_exit", 5, "no JUnit report was written")),
+    (CLEAN, True, ["passed", "failure"], True, (),
+     Outcome("resource_exit", 7, "ambiguous: matches 2 testcases in the JUnit report")),
+    (CLEAN, True, ["failure"], True, ("DeadlineExceeded",),
+     Outcome("resource_exit", 8, "hypothesis.errors.DeadlineExceeded: a test case exceeded the "
+             "deadline; not an assertion result, rerun with a new run id and the same card")),
+    (CLEAN, True, ["failure"], True, (), Outcome("assert_fail", 8, "JUnit <failure>")),
+    (CLEAN, True, ["error"], True, ("DeadlineExceeded",),
+     Outcome("resource_exit", 9, "JUnit <error> is not an assertion")),
+    (CLEAN, True, ["skipped"], False, (), Outcome("resource_exit", 10, "skipped")),
+    (CLEAN, True, ["passed"], False, (), Outcome("pass", 11, "")),
+    (ProcessResult(1, body_bytes=5), True, ["passed"], True, ("Flaky",), Outcome("pass", 12, "")),
+    (ProcessResult(1, body_bytes=5), True, ["passed"], False, (),
+     Outcome("resource_exit", 13, "passed in JUnit, but exit status 1 does not agree")),
+    (ProcessResult(2, body_bytes=5), True, ["passed"], True, (),
+     Outcome("resource_exit", 13, "passed in JUnit, but exit status 2 does not agree")),
+    (CLEAN, True, ["bogus"], False, (),
+     Outcome("resource_exit", 13, "passed in JUnit, but exit status 0 does not agree")),
+])
+def test_each_junit_row_says(proc: ProcessResult, found: bool, matches: list[str], red: bool,
+                             errors: tuple[str, ...], expected: Outcome) -> None:
+    assert _outcome.from_junit(proc, (124,), report_found=found, matches=matches,
+                               report_has_red=red, classname=None, name="t", names=[],
+                               seen=_outcome.SEEN_UNKNOWN, hypothesis_errors=errors) == expected
+
+
+@pytest.mark.parametrize(("errors", "note"), [
+    (("Flaky",), "hypothesis.errors.Flaky: Hypothesis saw unreliable results (flaky)"),
+    (("FlakyFailure", "FailedHealthCheck"),
+     "hypothesis.errors.FlakyFailure, hypothesis.errors.FailedHealthCheck: Hypothesis saw "
+     "unreliable results (flaky)"),
+    (("FailedHealthCheck",), "hypothesis.errors.FailedHealthCheck: a Hypothesis health check "
+                             "failed"),
+    (("Unsatisfiable",), "hypothesis.errors.Unsatisfiable: Hypothesis could not satisfy the "
+                         "test's assumptions"),
+    (("InvalidArgument",), "hypothesis.errors.InvalidArgument: Hypothesis refused an invalid "
+                           "argument"),
+])
+def test_each_hypothesis_error_note(errors: tuple[str, ...], note: str) -> None:
+    assert _outcome.hypothesis_note(errors) == (
+        f"{note}; not an assertion result, rerun with a new run id and the same card")
+
+
+def test_the_junit_route_row6_notes() -> None:
+    def junit(proc: ProcessResult, names: list[tuple[str, str]],
+              errors: tuple[str, ...] = ()) -> Outcome:
+        return _outcome.from_junit(proc, (124,), report_found=True, matches=[],
+                                   report_has_red=False, classname="tests.test_x", name="t",
+                                   names=names, seen=_outcome.DESELECTED,
+                                   collection_errors=errors)
+
+    # a report without test cases: the run level first, else "not in JUnit report"
+    assert junit(CLEAN, []) == Outcome("resource_exit", 6, "not in JUnit report")
+    assert junit(SILENT, []) == Outcome("empty_body", 3, "exit 0 but the process printed nothing")
+    assert junit(ProcessResult(124, body_bytes=1), NAMES) == Outcome(
+        "resource_exit", 4, "exit status 124 is a timeout code")
+    assert junit(CLEAN, NAMES, ("a.py", "b.py", "c.py", "d.py", "e.py")) == Outcome(
+        "resource_exit", 6, "not in JUnit report: the test collection failed (a.py, b.py, c.py "
+        "and 2 more)")
+
+
+def test_an_unknown_seen_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="unknown seen 'bogus'"):
+        _unmatched(CLEAN, "bogus")
+
+
+def test_a_typo_names_the_selector_the_nearest_names_and_what_to_do() -> None:
+    with pytest.raises(_outcome.SelectorTypo) as typo:
+        _outcome.not_matched(CLEAN, (), classname=None, name="test_prase", names=NAMES,
+                             seen=_outcome.SEEN_UNKNOWN)
+    assert typo.value.message == (
+        "name 'test_prase' matches no test case in the report; nearest: 'test_a', 'test_b'; "
+        + _outcome._TYPO_HINT[_outcome.SEEN_UNKNOWN])
+    assert str(typo.value) == typo.value.message
+    with pytest.raises(_outcome.SelectorTypo) as typo:
+        _outcome.not_matched(CLEAN, (), classname="tests.test_y", name="t", names=NAMES,
+                             seen=_outcome.SEEN_UNKNOWN)
+    assert typo.value.message == (
+        "classname 'tests.test_y', name 't' matches no test case in the report, and no test of "
+        "'tests.test_y' ran at all: the command runs a subset of the tests (a path, -k) that "
+        "leaves this module out, or the module moved: run every file the manifest names in "
+        "this job (or leave this property out of the manifest); if the module moved, fix "
+        "junit.classname")
+
+
+def test_nearest_returns_the_closest_names_or_the_first_ones() -> None:
+    names = [("tests.a.TestA", "test_one"), ("tests.a.TestA", "test_two"), ("", "test_three")]
+    assert _outcome.nearest("tests.a.TestA", "test_on", names, count=1) == [
+        "tests.a.TestA.test_one"]
+    assert _outcome.nearest(None, "test_tw", names, count=2) == ["test_two", "test_three"]
+    assert _outcome.nearest(None, "zzz", []) == []
+
+
+# receipts: the refusals of `gate receipt write`
+
+@pytest.mark.parametrize(("changes", "field", "message"), [
+    ({"verdict": "maybe"}, "verdict", "must be pass or fail, not 'maybe'"),
+    ({"reasons": []}, "reasons", "must be a non-empty list of strings"),
+    ({"reasons": "fine"}, "reasons", "must be a non-empty list of strings"),
+    ({"reasons": ["fine", ""]}, "reasons", "every reason must be a non-empty string"),
+    ({"reasons": ["fine", 3]}, "reasons", "every reason must be a non-empty string"),
+])
+def test_each_receipt_write_refusal_says(changes: dict[str, Any], field: str,
+                                         message: str) -> None:
+    args = {**BOUND, "verdict": "pass", "reasons": ["covers the change"], **changes}
+    with pytest.raises(receipts.ReceiptWriteError) as refused:
+        receipts.build(**args)
+    assert (refused.value.field, str(refused.value)) == (field, message)
+
+
+def test_a_written_receipt_is_the_six_fields_and_its_in_toto_form() -> None:
+    reasons = ["covers the change"]
+    receipt = receipts.build(**BOUND, verdict="fail", reasons=reasons)
+    assert receipt == {**BOUND, "verdict": "fail", "reasons": reasons}
+    assert receipt["reasons"] is not reasons
+    assert receipts.to_in_toto(receipt) == {
+        "_type": "https://in-toto.io/Statement/v1",
+        "subject": [{"name": "diff", "digest": {"sha256": BOUND["diff_sha256"]}}],
+        "predicateType": "https://github.com/agent-patch-gate/gate/review-receipt/v1",
+        "predicate": {"prompt_sha256": BOUND["prompt_sha256"], "model_id": "reviewer-1",
+                      "workspace_generation": "3", "verdict": "fail", "reasons": reasons}}
