@@ -1,7 +1,8 @@
-"""Running the test command: its own process group, its output streamed through and counted,
-a wall-clock limit, and every descendant killed when the gate is interrupted (SPEC §3: a killed
-process, a timeout or an empty body is never an assertion result). Shared by every route that
-runs a command."""
+"""Running the test command sealed: its own process group, its output streamed through and
+counted, a wall-clock limit, and every descendant it leaves killed when it ends or the gate is
+interrupted (:mod:`gate.testrun.reaping`; SPEC §3: a killed process, a timeout or an empty body
+is never an assertion result). Every route that runs a command runs it here
+(:func:`run_command`)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import FrameType
 from typing import IO, Any, Protocol
 
 from gate.decide import outcome
 from gate.errors import GateInputError
+from gate.testrun import reaping
 from gate.testrun.stamping import Request
 
 _CHUNK = 65536
@@ -72,15 +74,48 @@ def run_command(
     env: Mapping[str, str] | None = None,
     channel: Channel | None = None,
 ) -> outcome.ProcessResult:
-    """Run ``argv`` in its own process group, stream its output through, count the bytes.
+    """Run ``argv`` sealed: in its own process group, its output streamed through and counted,
+    and nothing it started left running after it. Every route runs its command here (the
+    test command of ``gate stamp``, the action's install command).
 
     ``timeout`` is a wall-clock limit: when it passes, the whole process group gets SIGKILL and
-    the result has ``timed_out``. After the process exits, output still held open by a
-    descendant is drained for at most ``grace`` seconds. If ``gate`` itself is interrupted
-    (SIGINT, SIGTERM, SIGHUP) the group is killed and no stamp is written. ``channel``: the
-    command inherits its ``child_fd`` (and no other descriptor of the gate's); it is read
-    while the command runs, and drained with the output.
+    the result has ``timed_out``. If ``gate`` itself is interrupted (SIGINT, SIGTERM, SIGHUP)
+    the group is killed and no stamp is written. However the command ends, every process it
+    left below the gate (a ``setsid`` daemon, a double fork, a fork loop: the gate is their
+    subreaper meanwhile) is stopped, killed and named in the log before this returns
+    (:func:`gate.testrun.reaping.reap`), so before any stamp is written; output a descendant
+    still held open is drained for at most ``grace`` seconds after. ``channel``: the command
+    inherits its ``child_fd`` (and no other descriptor of the gate's); it is read while the
+    command runs, and drained with the output.
     """
+    with contextlib.ExitStack() as stack:
+        spared = stack.enter_context(reaping.subreaper()) if reaping.can_reap() else None
+        killed: list[reaping.Killed] = []
+        try:
+            return _run(argv, timeout, stdout, stderr, grace=grace, env=env, channel=channel,
+                        reap=lambda: killed.extend(_reap(spared)))
+        finally:
+            for one in killed:
+                print(one.log_line(), file=sys.stderr, flush=True)
+
+
+def _reap(spared: frozenset[int] | None) -> list[reaping.Killed]:
+    """What the command left running, killed (nothing where the system cannot reap: there
+    the process group was killed)."""
+    return [] if spared is None else reaping.reap(spared)
+
+
+def _run(
+    argv: Sequence[str],
+    timeout: float | None,
+    stdout: IO[bytes],
+    stderr: IO[bytes],
+    *,
+    grace: float,
+    env: Mapping[str, str] | None,
+    channel: Channel | None,
+    reap: Callable[[], None],
+) -> outcome.ProcessResult:
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -104,6 +139,7 @@ def run_command(
     body = 0
     timed_out = False
     ended_at: float | None = None
+    reaped = False
     selector = selectors.DefaultSelector()
     try:
         selector.register(proc.stdout, selectors.EVENT_READ)
@@ -116,6 +152,10 @@ def run_command(
             now = time.monotonic()
             if ended_at is None and proc.poll() is not None:
                 ended_at = now
+            if ended_at is not None and not reaped:
+                _kill_group(proc)  # the command ended (not yet waited for): what it left goes
+                reap()
+                reaped = True
             if deadline is not None and ended_at is None and now >= deadline:
                 _kill_group(proc)
                 timed_out = True
@@ -158,6 +198,7 @@ def run_command(
         if proc.poll() is None:
             _kill_group(proc)
             proc.wait()
+        reap()  # again: whatever started while the output drained, or on an interrupt
         selector.close()
         proc.stdout.close()
         proc.stderr.close()
@@ -167,8 +208,6 @@ def run_command(
     if returncode < 0:
         return outcome.ProcessResult(None, -returncode, timed_out, body, wall)
     return outcome.ProcessResult(returncode, None, timed_out, body, wall)
-
-
 
 
 def run_or_recorded(request: Request, stdout: IO[bytes] | None,

@@ -1,0 +1,241 @@
+"""The sealed launch (issue 27, the ``process`` level): what the command starts does not outlive
+it, and every route runs its command through the one launcher.
+
+The attacks run as issue 27 ran them: the gate and its command as an unprivileged user
+(:mod:`tests.sealed_helpers`), the attacking code only in the command.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gate.testrun import reaping, running
+from tests import sealed_helpers as sealed
+from tests.sealed_helpers import shared_folder
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "gate" / "examples"
+
+pytestmark = pytest.mark.skipif(sealed.can_drop() is not None,
+                                reason=str(sealed.can_drop()))
+
+__all__ = ["shared_folder"]
+
+#: Issue 27 break 2: a double-forked ``setsid`` daemon waits for the stamps and rewrites them.
+DAEMON = """\
+import glob, json, os, sys, time
+out, token = sys.argv[1], sys.argv[2]
+if os.fork():
+    os._exit(0)
+os.setsid()
+if os.fork():
+    os._exit(0)
+os.execv(sys.executable, [sys.executable, "-c", '''
+import glob, json, os, sys, time
+out = sys.argv[1]
+deadline = time.time() + 60
+while time.time() < deadline:
+    stamps = sorted(glob.glob(os.path.join(out, "*.json")))
+    if stamps:
+        time.sleep(0.3)
+        for path in stamps:
+            with open(path) as f:
+                stamp = json.load(f)
+            stamp["outcome"] = "pass"
+            with open(path + ".new", "w") as f:
+                json.dump(stamp, f)
+            os.replace(path + ".new", path)
+        open(os.path.join(out, "..", "rewrote"), "w").close()
+        break
+    time.sleep(0.01)
+''', out, token])
+"""
+
+#: A fork loop: a process that forks and exits over and over, so its pid never holds still
+#: (a scan of /proc misses it); each one adds a byte to the beat file; it ends by itself after
+#: 30 s.
+HOPPER = """\
+import os, sys, time
+beat, end = sys.argv[1], time.time() + 30
+if os.fork():
+    os._exit(0)
+os.setsid()
+while time.time() < end:
+    with open(beat, "a") as f:
+        f.write(".")
+    if os.fork():
+        os._exit(0)
+"""
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    """A word in every attacking process's command line; they are all killed after."""
+    word = f"attack-{os.getpid()}-{time.monotonic_ns()}"
+    yield word
+    for _ in range(3):
+        sealed.kill_all(sealed.processes_with(word))
+
+
+def _stamp_as_user(folder: Path, command: str, *extra: str) -> tuple[int, str, Path]:
+    """``gate stamp`` as the unprivileged user, through JUnit: ``command`` (bash) writes the
+    example's free-server report (one red, two green), then does what it does."""
+    out = folder / "stamps"
+    report = EXAMPLES / "junit" / "free-server.xml"
+    argv = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server", *extra,
+            "--junit", str(folder / "junit.xml"), "--out", str(out),
+            "--", "bash", "-c", f"cp {report} {folder / 'junit.xml'}; {command}; exit 1"]
+    done = sealed.run_as_user(argv, folder, sealed.user_env(folder))
+    return done.returncode, done.stderr, out
+
+
+def test_a_setsid_daemon_is_killed_before_any_stamp_and_named(shared_folder: Path,
+                                                              token: str) -> None:
+    """Issue 27 break 2: on the old code the daemon outlived the step and rewrote the red
+    stamps ``pass``; now it is killed before any stamp is written, and the log names it."""
+    (shared_folder / "daemon.py").write_text(DAEMON, encoding="utf-8")
+    code, stderr, out = _stamp_as_user(
+        shared_folder, f"{sealed.PYTHON} {shared_folder / 'daemon.py'} "
+                       f"{shared_folder / 'stamps'} {token}")
+    assert code == 0, stderr
+    left = sealed.processes_with(token)
+    assert left == [], f"the daemon outlived the gate: {left}"
+    time.sleep(0.5)
+    assert not (shared_folder / "rewrote").exists()
+    outcomes = sorted(json.loads(p.read_text())["outcome"] for p in out.glob("*.json"))
+    assert outcomes == ["assert_fail", "pass", "resource_exit"]  # as the report says
+    killed = [line for line in stderr.splitlines() if line.startswith("agent-patch gate: killed")]
+    assert len(killed) == 1 and "-c \\x0aimport\\x20glob" in killed[0], stderr
+
+
+def test_a_fork_loop_does_not_win(shared_folder: Path, token: str) -> None:
+    (shared_folder / "hop.py").write_text(HOPPER, encoding="utf-8")
+    beat = shared_folder / "beat"
+    code, stderr, _ = _stamp_as_user(
+        shared_folder, f"{sealed.PYTHON} {shared_folder / 'hop.py'} {beat} {token}")
+    assert code == 0, stderr
+    assert beat.stat().st_size > 0  # it ran
+    size = beat.stat().st_size
+    time.sleep(0.5)
+    assert beat.stat().st_size == size, "the fork loop outlived the gate"
+    assert "agent-patch gate: killed pid" in stderr
+
+
+def test_a_timeout_reaps_too(shared_folder: Path, token: str) -> None:
+    """The timeout route: the command is killed, and its daemon with it."""
+    (shared_folder / "daemon.py").write_text(DAEMON, encoding="utf-8")
+    _, stderr, _ = _stamp_as_user(
+        shared_folder, f"{sealed.PYTHON} {shared_folder / 'daemon.py'} /nowhere {token}; "
+                       "sleep 60", "--timeout", "2")
+    assert sealed.processes_with(token) == [], stderr
+    assert "agent-patch gate: killed pid" in stderr
+
+
+def test_the_command_line_is_shown_escaped() -> None:
+    raw = b"python3\0-c\0print('::error::x')\n##[error]\\\x1b\0"
+    shown = reaping.shown_command_line(raw)
+    assert shown == ("python3 -c print('::error::x')\\x0a##\\x5berror]\\x5c\\x1b")
+    assert shown.isascii() and shown.isprintable()
+    assert reaping.Killed(7, shown).log_line().startswith("agent-patch gate: killed pid 7,")
+    assert len(reaping.shown_command_line(b"x" * 5000)) == reaping.SHOWN_CHARS
+
+
+def test_the_gates_own_children_are_spared(tmp_path: Path) -> None:
+    """A child the gate had before the command (not the command's) is not the command's."""
+    import subprocess
+
+    mine = subprocess.Popen(["sleep", "30"])
+    try:
+        with (tmp_path / "o").open("wb") as stdout, (tmp_path / "e").open("wb") as stderr:
+            result = running.run_command(["/bin/sh", "-c", "sleep 30 & exit 3"], 30,
+                                         stdout, stderr)
+        assert result.exit_code == 3
+        assert mine.poll() is None
+    finally:
+        mine.kill()
+        mine.wait()
+
+
+# --- nothing goes around the launcher ---------------------------------------------------------
+
+#: Every call in the package that starts a process, and why it may: (module, function).
+STARTS = {
+    ("gate.testrun.running", "_run"): "the sealed launch itself",
+}
+_STARTERS = {("subprocess", name) for name in ("Popen", "run", "call", "check_call",
+                                               "check_output", "getoutput", "getstatusoutput")}
+_STARTERS |= {("os", name) for name in ("system", "popen", "fork", "forkpty", "posix_spawn",
+                                        "posix_spawnp", "execv", "execve", "execvp", "execvpe",
+                                        "execl", "execle", "execlp", "execlpe", "spawnv",
+                                        "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle")}
+
+
+def _starts(path: Path, module: str) -> list[tuple[str, int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, int, str]] = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, child.name)
+                continue
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)
+                    and isinstance(child.func.value, ast.Name)
+                    and (child.func.value.id, child.func.attr) in _STARTERS):
+                found.append((function, child.lineno, f"{child.func.value.id}."
+                                                      f"{child.func.attr}"))
+            visit(child, function)
+
+    visit(tree, "<module>")
+    return [(module, line, f"{function}: {call}") for function, line, call in found]
+
+
+def test_nothing_starts_a_command_around_the_sealed_launch() -> None:
+    """Every process the package starts for a command starts in ``running._run``; the gate's
+    own helpers (forked workers that run the gate's code, never a command) are listed."""
+    helpers = {("gate.records.forked", "start"): "a forked worker of the gate's own code",
+               ("gate.testrun.collecting", "collect"): "gate init's local collection (no "
+               "stamp is written from it)"}
+    allowed = {**STARTS, **helpers}
+    seen: set[tuple[str, str]] = set()
+    for path in sorted((ROOT / "gate").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for mod, line, where in _starts(path, module):
+            function = where.split(":")[0]
+            assert (mod, function) in allowed, f"{mod}:{line} starts a process ({where})"
+            seen.add((mod, function))
+    assert seen == set(allowed)
+
+
+def test_every_route_runs_its_command_through_the_one_launcher() -> None:
+    """The recorder route, and the JUnit and exit-code routes (through run_or_recorded), call
+    :func:`running.run_command`; no module but these calls it."""
+    callers = set()
+    for path in sorted((ROOT / "gate").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "run_command(" in source:
+            callers.add(path.relative_to(ROOT).as_posix())
+    assert callers == {"gate/testrun/running.py", "gate/testrun/recorder_route.py"}
+    for route in ("junit_route", "exit_route"):
+        text = (ROOT / "gate" / "testrun" / f"{route}.py").read_text(encoding="utf-8")
+        assert "run_or_recorded(" in text, route
+
+
+def test_without_the_children_files_a_scan_of_proc_finds_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, token: str) -> None:
+    """A kernel without ``/proc/PID/task/TID/children``: the whole process table is read."""
+    monkeypatch.setattr(reaping, "_kids", lambda pid: None)
+    script = f"(setsid sleep 30 {token} &) ; exit 0"
+    with (tmp_path / "o").open("wb") as stdout, (tmp_path / "e").open("wb") as stderr:
+        result = running.run_command(["/bin/sh", "-c", script], 30, stdout, stderr)
+    assert result.exit_code == 0
+    assert sealed.processes_with(token) == []
