@@ -113,10 +113,9 @@ def processes_with(token: str) -> list[int]:
 
 
 def kill_all(pids: Sequence[int]) -> None:
+    import contextlib
     import signal
 
     for pid in pids:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass

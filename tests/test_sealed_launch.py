@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
