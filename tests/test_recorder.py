@@ -195,20 +195,21 @@ def test_the_recorder_named_by_the_user_loads_once(tmp_path: Path, addopts: str)
     assert {s["source"] for s in got.values()} == {"pytest-recorder"}
 
 
-def test_the_recorder_env_appends_the_new_name_only_when_missing(tmp_path: Path) -> None:
+def test_the_recorder_env_loads_the_recorder_first_and_keeps_the_users_addopts(
+        tmp_path: Path) -> None:
     from gate.testrun import recorder_route
 
-    def addopts(value: str | None) -> str:
+    def addopts(value: str | None) -> list[str]:
         environ = {} if value is None else {"PYTEST_ADDOPTS": value}
-        return recorder_route.recorder_env(tmp_path, tmp_path / "p", tmp_path / "r",
-                                     environ)["PYTEST_ADDOPTS"]
+        words = recorder_route.recorder_env(tmp_path, tmp_path / "p", 3, environ)[
+            "PYTEST_ADDOPTS"].split(" ", 2)
+        assert words[:2] == ["-p", words[1]] and words[1].startswith("_gate_recorder_")
+        return words[2:]
 
-    assert addopts(None) == "-p gate.testrun.recorder"
-    assert addopts("-x -k 'a or b'") == "-x -k 'a or b' -p gate.testrun.recorder"
-    assert addopts("-p gate.agent.recorder") == "-p gate.agent.recorder"
-    assert addopts("-pgate.agent.recorder -x") == "-pgate.agent.recorder -x"
-    assert addopts("-p gate.agent.recorders") == "-p gate.agent.recorders -p gate.testrun.recorder"
-    assert addopts("-k 'unbalanced") == "-k 'unbalanced -p gate.testrun.recorder"
+    assert addopts(None) == []
+    assert addopts("-x -k 'a or b'") == ["-x -k 'a or b'"]
+    assert addopts("-p gate.agent.recorder") == ["-p gate.agent.recorder"]
+    assert addopts("-k 'unbalanced") == ["-k 'unbalanced"]
 
 
 # --- fail closed ---------------------------------------------------------------------------------

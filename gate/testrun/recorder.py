@@ -427,6 +427,16 @@ class Recorder(Governor, Folder):
         return result
 
 
+#: Where the gate's loader found the package, and the workspace folders it named (:func:`loaded`).
+LOADED: dict[str, Any] = {}
+
+
+def loaded(package: str, workspace: list[str]) -> None:
+    """Called by the per-run loader (:data:`gate.testrun.recorder_route.LOADER`) once it put the
+    gate's own package in place and found the trusted modules installed, not the patch's."""
+    LOADED.update(package=package, workspace=list(workspace))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     """Before any conftest runs: keep Hypothesis's own ``ci`` profile (a project may register

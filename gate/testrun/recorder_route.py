@@ -8,7 +8,6 @@ and a stream that is not whole, or disagrees with the command's exit status, is
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -129,23 +128,94 @@ def not_begun(exit_code: int | None, stderr_text: str) -> str:
     return f"{stopped} before the gate's recorder began{quoted}; {fix}"
 
 
-#: The recorder's module, and its old name (the very same module, :mod:`gate.agent.recorder`).
+#: The recorder's module (also loadable by its old name, :mod:`gate.agent.recorder`); the run loads
+#: it through a loader named :data:`LOADER_PREFIX` and a random token (:func:`recorder_env`).
 RECORDER_MODULE = "gate.testrun.recorder"
-RECORDER_NAMES = (RECORDER_MODULE, "gate.agent.recorder")
+LOADER_PREFIX = "_gate_recorder_"
+
+#: The loader the gate writes for one run: imported by pytest under a name no workspace file can
+#: take, it puts the gate's own package in ``sys.modules`` from its absolute path (``python -m
+#: pytest`` puts the current folder first on ``sys.path``: a ``gate`` package the patch adds
+#: there would otherwise be what ``-p gate.testrun.recorder`` imports), refuses the run when a
+#: module named ``gate`` from elsewhere is already imported, or pytest, pluggy or Hypothesis
+#: come from the workspace, and hands pytest the recorder's hooks.
+LOADER = '''"""The gate's recorder for one run (written by gate stamp --pytest; issue 27)."""
+
+import sys
+
+PACKAGE = {package!r}
+WORKSPACE = {workspace!r}
 
 
-def _loads_recorder(addopts: str) -> bool:
-    """Does the user's ``PYTEST_ADDOPTS`` already load the recorder (``-p NAME``, ``-pNAME``),
-    under either name?"""
-    import shlex
+def _refuse(why):
+    from _pytest.config.exceptions import UsageError
 
-    try:
-        words = shlex.split(addopts)
-    except ValueError:  # unbalanced quotes: pytest itself will say so
-        return False
-    named = {b for a, b in itertools.pairwise(words) if a == "-p"}
-    named |= {w[2:] for w in words if w.startswith("-p") and len(w) > 2}
-    return bool(named & set(RECORDER_NAMES))
+    raise UsageError("gate: error: " + why)
+
+
+def _load():
+    import importlib
+    import importlib.util
+    import os
+
+    own = os.path.realpath(PACKAGE) + os.sep
+    for name, held in list(sys.modules.items()):
+        if name == "gate" or name.startswith("gate."):
+            origin = getattr(getattr(held, "__spec__", None), "origin", None)
+            if not isinstance(origin, str) or not os.path.realpath(origin).startswith(own):
+                _refuse(f"{{origin or name}}: a module named {{name}} was imported before the "
+                        "gate's recorder, not from the gate's own package: the patch's code "
+                        "would stand in for the recorder (rename or remove it)")
+    if "gate" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "gate", os.path.join(PACKAGE, "__init__.py"), submodule_search_locations=[PACKAGE])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["gate"] = module
+        spec.loader.exec_module(module)
+    importlib.import_module("hypothesis")  # now, to see where it comes from
+    integrity = importlib.import_module("gate.testrun.integrity")
+    problems = integrity.foreign_modules(PACKAGE, WORKSPACE)
+    if problems:
+        _refuse(problems[0])
+    recorder = importlib.import_module("gate.testrun.recorder")
+    recorder.loaded(PACKAGE, WORKSPACE)
+    return recorder
+
+
+_recorder = _load()
+pytest_load_initial_conftests = _recorder.pytest_load_initial_conftests
+pytest_configure = _recorder.pytest_configure
+'''
+
+
+def workspace_path(workspace: Sequence[str], pythonpath: str) -> list[str]:
+    """The folders of the test process's ``sys.path`` the patch writes: ``workspace`` (the
+    command's folder, ``sys.path[0]`` of ``python -m pytest``; the stamping root) and the
+    ``PYTHONPATH`` entries inside them (an entry elsewhere is the user's environment)."""
+    from gate.testrun import integrity
+
+    roots = [os.path.realpath(w) for w in workspace]
+    inside = [e for e in pythonpath.split(os.pathsep) if e and any(
+        integrity.inside(os.path.realpath(e), r) for r in roots)]
+    return [*workspace, *inside]
+
+
+def shadowing_refused(folders: Sequence[str | os.PathLike[str]]) -> None:
+    """Exit 2 naming the first workspace file Python would import in place of a module the run
+    trusts (:data:`gate.testrun.integrity.TRUSTED`): the test command's folder, the stamping
+    root and the ``PYTHONPATH`` entries come before the installed packages on ``sys.path``."""
+    from gate.testrun import integrity
+
+    package = str(Path(__file__).resolve().parent.parent)
+    found = integrity.shadowing_files([os.fspath(f) for f in folders], package)
+    if found:
+        name = Path(found[0]).name
+        top = Path(found[0]).parent.name if name.startswith("__init__") else name.split(".")[0]
+        raise GateInputError(found[0], "(workspace)",
+                             f"a module named {top} where the test process finds it before "
+                             "the installed one (python -m pytest puts the current folder "
+                             "first on sys.path): the patch's code would run as the gate's "
+                             f"recorder or as {top} itself; rename or remove it")
 
 
 def card_file(prepared: Prepared) -> str:
@@ -170,24 +240,28 @@ def recorder_plan(prepared: Sequence[Prepared], tests: str = "gated") -> dict[st
     return plan
 
 
-def recorder_env(private: Path, plan: Path, channel_fd: int,
-                 environ: Mapping[str, str]) -> dict[str, str]:
-    """The command's environment: ``PYTEST_ADDOPTS`` (the user's value kept, ours appended)
-    loads the recorder; ``PYTHONPATH`` starts with a private folder holding only a link to
-    the gate's package (never the action's whole checkout: its ``tests`` would shadow the
-    user's); ``GATE_RECORDER_PLAN`` names the plan, ``GATE_RECORDER_CHANNEL`` the descriptor
-    the results go back on."""
+def recorder_env(private: Path, plan: Path, channel_fd: int, environ: Mapping[str, str],
+                 workspace: Sequence[str | os.PathLike[str]] = ()) -> dict[str, str]:
+    """The command's environment: ``PYTEST_ADDOPTS`` loads the recorder through a loader named
+    ``_gate_recorder_<random>`` (:data:`LOADER`), ahead of the user's value (kept);
+    ``PYTHONPATH`` starts with a private folder holding only that loader (the gate's package is
+    loaded from its own path, never found by name); ``GATE_RECORDER_PLAN`` names the plan,
+    ``GATE_RECORDER_CHANNEL`` the descriptor the results go back on. ``workspace``: the
+    folders the patch writes (the command's folder, the stamping root), named in the loader."""
+    import secrets
     import tempfile
 
     from gate.testrun import cases
 
     package = Path(__file__).resolve().parent.parent
     path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
-    os.symlink(package, path / "gate", target_is_directory=True)
+    name = f"{LOADER_PREFIX}{secrets.token_hex(8)}"
+    source = LOADER.format(package=str(package),
+                           workspace=[os.path.realpath(os.fspath(w)) for w in workspace])
+    write_once(path / f"{name}.py", source.encode("utf-8"))
     env = dict(environ)
     addopts = env.get("PYTEST_ADDOPTS", "").strip()
-    if not _loads_recorder(addopts):  # the module twice under two names: pytest refuses it
-        env["PYTEST_ADDOPTS"] = f"{addopts} -p {RECORDER_MODULE}".strip()
+    env["PYTEST_ADDOPTS"] = f"-p {name} {addopts}".strip()
     pythonpath = env.get("PYTHONPATH", "")
     env["PYTHONPATH"] = str(path) + (os.pathsep + pythonpath if pythonpath else "")
     env[cases.ENV_PLAN] = str(plan)
@@ -227,12 +301,14 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     stdout = stdout if stdout is not None else sys.stdout.buffer
     kept = _Kept(stderr if stderr is not None else sys.stderr.buffer)
     plan = recorder_plan(prepared, request.tests)
+    workspace = [os.getcwd(), str(request.root)]
+    shadowing_refused(workspace_path(workspace, os.environ.get("PYTHONPATH", "")))
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
     channel = ResultsChannel()
     try:
         plan_path = private / "plan.json"
         write_once(plan_path, canonical_json(plan) + b"\n")
-        env = recorder_env(private, plan_path, channel.child_fd, os.environ)
+        env = recorder_env(private, plan_path, channel.child_fd, os.environ, workspace)
         proc = run_command(request.command, request.timeout, stdout, cast(IO[bytes], kept),
                            env=env, channel=channel)
     finally:
