@@ -10,13 +10,14 @@ from __future__ import annotations
 import ast
 import json
 import os
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from gate.testrun import reaping, running
+from gate.testrun import reaping, running, withheld
 from tests import sealed_helpers as sealed
 from tests.sealed_helpers import shared_folder
 
@@ -84,7 +85,8 @@ def token() -> Iterator[str]:
         sealed.kill_all(sealed.processes_with(word))
 
 
-def _stamp_as_user(folder: Path, command: str, *extra: str) -> tuple[int, str, Path]:
+def _stamp_as_user(folder: Path, command: str, *extra: str,
+                   env: dict[str, str] | None = None) -> tuple[int, str, Path]:
     """``gate stamp`` as the unprivileged user, through JUnit: ``command`` (bash) writes the
     example's free-server report (one red, two green), then does what it does."""
     out = folder / "stamps"
@@ -93,7 +95,7 @@ def _stamp_as_user(folder: Path, command: str, *extra: str) -> tuple[int, str, P
             "--root", str(EXAMPLES), "--server-class", "free-server", *extra,
             "--junit", str(folder / "junit.xml"), "--out", str(out),
             "--", "bash", "-c", f"cp {report} {folder / 'junit.xml'}; {command}; exit 1"]
-    done = sealed.run_as_user(argv, folder, sealed.user_env(folder))
+    done = sealed.run_as_user(argv, folder, sealed.user_env(folder, **(env or {})))
     return done.returncode, done.stderr, out
 
 
@@ -203,7 +205,9 @@ def test_nothing_starts_a_command_around_the_sealed_launch() -> None:
     own helpers (forked workers that run the gate's code, never a command) are listed."""
     helpers = {("gate.records.forked", "start"): "a forked worker of the gate's own code",
                ("gate.testrun.collecting", "collect"): "gate init's local collection (no "
-               "stamp is written from it)"}
+               "stamp is written from it)",
+               ("gate.testrun.withheld", "restart_without_secrets"): "the gate itself again, "
+               "without the secrets (not a command)"}
     allowed = {**STARTS, **helpers}
     seen: set[tuple[str, str]] = set()
     for path in sorted((ROOT / "gate").rglob("*.py")):
@@ -238,3 +242,81 @@ def test_without_the_children_files_a_scan_of_proc_finds_them(
         result = running.run_command(["/bin/sh", "-c", script], 30, stdout, stderr)
     assert result.exit_code == 0
     assert sealed.processes_with(token) == []
+
+
+# --- the withheld variables are in no environment the command can read (break 4) ------------
+
+SECRETS = {"ACTIONS_ID_TOKEN_REQUEST_URL": "https://sekrit-oidc-url",
+           "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "sekrit-oidc", "ACTIONS_RUNTIME_TOKEN": "sekrit-rt",
+           "GATE_SIGNING_KEY": "sekrit-key", "GATE_SIGNING_KEY_FILE": "/sekrit/key.pem",
+           "GITHUB_TOKEN": "sekrit-gh", "GH_TOKEN": "sekrit-gh2",
+           "INPUT_SIGNING-KEY": "sekrit-act-input"}
+#: The command reads its parent's (the gate's) environment and its own.
+READ_PARENT = ("cat /proc/$PPID/environ > parent.txt 2> parent.err; "
+               "tr '\\0' '\\n' < /proc/$$/environ > own.txt")
+
+
+@pytest.mark.parametrize("route", ["gate stamp", "gate action"])
+def test_the_gates_own_environ_holds_no_secret(shared_folder: Path, route: str) -> None:
+    """Issue 27 break 4: ``/proc/<gate pid>/environ`` held the OIDC request and the key on the
+    ``gate stamp`` route; the gate now re-executes itself without them before the command."""
+    if route == "gate stamp":
+        _stamp_as_user(shared_folder, READ_PARENT, env=SECRETS)
+    else:
+        runner = shared_folder / "runner"
+        runner.mkdir()
+        os.chown(runner, sealed.UID, sealed.GID)
+        env = {**SECRETS, "GATE_MODE": "stamp", "GATE_SERVER_CLASS": "free-server",
+               "GATE_MANIFEST": str(EXAMPLES / "manifest.yml"), "GATE_ROOT": str(EXAMPLES),
+               "GATE_JUNIT": str(shared_folder / "junit.xml"), "RUNNER_TEMP": str(runner),
+               "GATE_COMMAND": f"cp {EXAMPLES / 'junit' / 'free-server.xml'} junit.xml; "
+                               f"{READ_PARENT}; exit 1"}
+        done = sealed.run_as_user([sealed.PYTHON, "-m", "gate", "action"], shared_folder,
+                                  sealed.user_env(shared_folder, **env))
+        assert done.returncode == 0, done.stderr
+    own = (shared_folder / "own.txt").read_text(encoding="utf-8")
+    assert "CI=true" in own  # it ran, with the job's other variables
+    parent = (shared_folder / "parent.txt").read_bytes()
+    for name, value in SECRETS.items():
+        assert value not in own, name
+        assert value.encode() not in parent, name
+
+
+def test_the_gates_environ_is_clean_even_to_root(tmp_path: Path) -> None:
+    """The mechanism, apart from the kernel's rule: root reads a process that is not dumpable
+    too, and finds no secret in the gate's environment block (it re-executed itself)."""
+    import subprocess
+
+    report = EXAMPLES / "junit" / "free-server.xml"
+    argv = [sys.executable, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server",
+            "--junit", str(tmp_path / "junit.xml"), "--out", str(tmp_path / "stamps"),
+            "--", "bash", "-c", f"cp {report} junit.xml; {READ_PARENT}; exit 1"]
+    done = subprocess.run(argv, cwd=tmp_path, env={**os.environ, **SECRETS},
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    parent = (tmp_path / "parent.txt").read_bytes()
+    assert b"CI=true" in parent
+    for name, value in SECRETS.items():
+        assert value.encode() not in parent, name
+
+
+def test_the_gate_is_not_readable_by_its_users_other_processes(shared_folder: Path) -> None:
+    """While the command runs, the gate is not dumpable: the command, the same user, cannot
+    open /proc/<gate>/environ, /mem or /fd/1 (the runner's output pipe)."""
+    _stamp_as_user(shared_folder, READ_PARENT + "; ls /proc/$PPID/fd/ > fds.txt 2>&1; "
+                   "{ echo '::error::forged' > /proc/$PPID/fd/1; } 2> fd1.err")
+    assert "Permission denied" in (shared_folder / "parent.err").read_text(encoding="utf-8")
+    assert "Permission denied" in (shared_folder / "fds.txt").read_text(encoding="utf-8")
+    assert "Permission denied" in (shared_folder / "fd1.err").read_text(encoding="utf-8")
+
+
+def test_one_rule_names_the_secrets() -> None:
+    assert all(withheld.secret(name) for name in SECRETS)
+    assert withheld.secret("ACTIONS_ID_TOKEN_REQUEST_ANYTHING")
+    assert not any(withheld.secret(name) for name in ("PATH", "GITHUB_SHA", "CI", "HOME"))
+    block = b"PATH=/bin\0GITHUB_TOKEN=x\0GATE_SIGNING_KEY=\0ACTIONS_RUNTIME_TOKEN=y\0"
+    assert withheld.held(block) == ["GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN"]  # empty: nothing
+    env = {"PATH": "/bin", "GITHUB_TOKEN": "x", "GITHUB_OUTPUT": "/o", "KEPT": "1"}
+    assert withheld.command_env(env) == {"PATH": "/bin", "KEPT": "1"}
+    assert running.command_env is withheld.command_env

@@ -332,6 +332,10 @@ def _check_text_arguments(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     program = argv is None  # the `gate` command itself (not a caller in the same process)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if program and _starts_a_command(argv):
+        from gate.testrun.withheld import restart_without_secrets
+
+        restart_without_secrets()  # returns only when no secret is in this process's environ
     if argv == ["--version"]:  # the fast path: no parser, no command module
         sys.stdout.write(f"gate {__version__}\n")
         return 0
@@ -346,6 +350,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if fast is not None:
             return _edge(lambda: hash_command.cmd_hash(fast))
     return _edge(lambda: _parse_and_run(argv))
+
+
+def _starts_a_command(argv: list[str]) -> bool:
+    """Does this run start a sealed command (``gate stamp ... -- COMMAND``; ``gate action`` in
+    stamp mode)? Then the gate must hold no secret in its own environment while it runs."""
+    import os
+
+    return ((argv[:1] == ["stamp"] and "--" in argv)
+            or (argv[:1] == ["action"] and os.environ.get("GATE_MODE", "").strip() == "stamp"))
 
 
 def _parse_and_run(argv: list[str]) -> int:

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from gate.errors import GateInputError
 
 #: ``prctl`` options (linux/prctl.h).
+PR_GET_DUMPABLE = 3
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
 #: How long killed processes may take to be gone (a process in uninterruptible sleep).
@@ -57,6 +59,9 @@ def _prctl(option: int, value: int = 0) -> int | None:
         call = libc.prctl
     except (OSError, AttributeError):
         return None
+    if option == PR_GET_DUMPABLE:
+        got_value: int = call(option, 0, 0, 0, 0)
+        return got_value if got_value >= 0 else None
     if option == PR_GET_CHILD_SUBREAPER:
         got = ctypes.c_int(0)
         if call(option, ctypes.byref(got), 0, 0, 0) != 0:
@@ -75,16 +80,24 @@ def can_reap() -> bool:
 
 @contextlib.contextmanager
 def subreaper() -> Iterator[frozenset[int]]:
-    """The gate as a child subreaper while the block runs (the previous setting restored
-    after). Yields the gate's children from before the block: theirs are not the command's,
-    and :func:`reap` spares them."""
+    """While the block runs, the gate is a child subreaper, and not dumpable: a process of its
+    user that is not root can then open nothing under ``/proc/GATE`` (its environment, its
+    memory, its descriptors: the runner's output pipe), where the kernel applies ptrace's
+    rules (``PR_SET_DUMPABLE`` 0; the command's own processes are dumpable again from their
+    ``execve``). Both settings are restored after. Yields the gate's children from before
+    the block: theirs are not the command's, and :func:`reap` spares them."""
     before = _prctl(PR_GET_CHILD_SUBREAPER)
+    dumpable = _prctl(PR_GET_DUMPABLE)
     spared = children_now()
     if before is not None:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    if dumpable:
+        _prctl(PR_SET_DUMPABLE, 0)
     try:
         yield spared
     finally:
+        if dumpable:
+            _prctl(PR_SET_DUMPABLE, dumpable)
         if before is not None and not before:
             _prctl(PR_SET_CHILD_SUBREAPER, 0)
 

@@ -19,7 +19,7 @@ from typing import IO, Any, Protocol
 
 from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.testrun import reaping
+from gate.testrun import reaping, withheld
 from gate.testrun.stamping import Request
 
 _CHUNK = 65536
@@ -34,19 +34,10 @@ def _cancel(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
-#: What the test command never gets, whatever the route: GitHub's OIDC request variables (with
-#: them, code under test could mint a token and sign as the job, Sigstore mode) and the signing
-#: key inputs (action.yml gives them only to the signing step; dropped here too if present).
-WITHHELD = ("ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-            "GATE_SIGNING_KEY", "GATE_SIGNING_KEY_FILE")
-
-
-def command_env(env: Mapping[str, str] | None) -> dict[str, str]:
-    """The test command's environment: ``env`` (or this process's) without :data:`WITHHELD`."""
-    base = dict(os.environ if env is None else env)
-    for name in WITHHELD:
-        base.pop(name, None)
-    return base
+#: What the test command never gets (:func:`gate.testrun.withheld.secret` is the rule; these
+#: are the names it withholds by name).
+WITHHELD = tuple(sorted(withheld.SECRETS))
+command_env = withheld.command_env
 
 
 class Channel(Protocol):
