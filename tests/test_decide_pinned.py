@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gate.decide import digest, halt, receipts, stamps, when
+from gate.decide import digest, halt, receipts, stamps, ungated, when
 from gate.decide import outcome as _outcome
 from gate.decide.digest import FailureClass
 from gate.decide.outcome import Outcome, ProcessResult
@@ -765,3 +765,101 @@ def test_a_written_receipt_is_the_six_fields_and_its_in_toto_form() -> None:
         "predicateType": "https://github.com/agent-patch-gate/gate/review-receipt/v1",
         "predicate": {"prompt_sha256": BOUND["prompt_sha256"], "model_id": "reviewer-1",
                       "workspace_generation": "3", "verdict": "fail", "reasons": reasons}}
+
+
+# --- times for people (gate/decide/when.py): what the summary prints beside a freeze ----------
+
+
+@pytest.mark.parametrize(("ts", "text"), [
+    (0, "1970-01-01 00:00 UTC"),
+    (1791590400, "2026-10-10 00:00 UTC"),
+    (1790086405, "2026-09-22 14:13 UTC"),
+    (10**20, "100000000000000000000 (Unix seconds)"),
+    (-(10**20), "-100000000000000000000 (Unix seconds)"),
+])
+def test_utc_date(ts: int, text: str) -> None:
+    assert when.utc_date(ts) == text
+
+
+@pytest.mark.parametrize(("ts", "now", "past", "text"), [
+    (NOW + 12 * when.DAY + 5, NOW, "expired", "in 12 days"),
+    (NOW + when.DAY, NOW, "expired", "in 1 day"),
+    (NOW + when.DAY - 1, NOW, "expired", "in 23 hours"),
+    (NOW + 3600, NOW, "expired", "in 1 hour"),
+    (NOW + 3599, NOW, "expired", "in 59 minutes"),
+    (NOW + 120, NOW, "expired", "in 2 minutes"),
+    (NOW + 60, NOW, "expired", "in 1 minute"),
+    (NOW + 1, NOW, "expired", "in 1 minute"),
+    (NOW, NOW, "expired", "expired just now"),
+    (NOW, NOW, "added", "added just now"),
+    (NOW - 3 * when.DAY, NOW, "expired", "expired 3 days ago"),
+    (NOW - 2 * 3600, NOW, "added", "added 2 hours ago"),
+    (NOW - 59, NOW, "expired", "expired 1 minute ago"),
+])
+def test_relative(ts: int, now: int, past: str, text: str) -> None:
+    assert when.relative(ts, now, past) == text
+
+
+def test_relative_says_expired_by_default_and_expiry_joins_both() -> None:
+    assert when.relative(NOW - when.DAY, NOW) == "expired 1 day ago"
+    assert when.expiry(1791590400, 1791590400 - 12 * when.DAY) == (
+        "2026-10-10 00:00 UTC, in 12 days")
+
+
+@pytest.mark.parametrize(("ts", "now", "days"), [
+    (NOW + 2 * when.DAY, NOW, 2), (NOW + 2 * when.DAY - 1, NOW, 1), (NOW, NOW, 0),
+    (NOW - 1, NOW, -1), (NOW - when.DAY, NOW, -1)])
+def test_days_left(ts: int, now: int, days: int) -> None:
+    assert when.days_left(ts, now) == days
+
+
+@pytest.mark.parametrize(("ts", "days", "soon"), [
+    (NOW + 7 * when.DAY, None, True), (NOW + 7 * when.DAY + 1, None, False),
+    (NOW + 1, None, True), (NOW, None, False), (NOW - 1, None, False),
+    (NOW + 2 * when.DAY, 1, False), (NOW + 2 * when.DAY, 2, True)])
+def test_soon(ts: int, days: int | None, soon: bool) -> None:
+    if days is None:
+        assert when.soon(ts, NOW) is soon
+    else:
+        assert when.soon(ts, NOW, days) is soon
+
+
+# --- ungated tests (gate/decide/ungated.py): the line the stamp step's log prints ------------
+
+
+def test_the_union_gives_an_unknown_kind_the_first_kind_and_keeps_the_first_seen() -> None:
+    assert ungated.union([("free-server", "t.py::a", "other"), ("scan", "t.py::a", "stateful"),
+                          ("scan", "t.py::b", "stateful"), ("free-server", "t.py::b", "given")]
+                         ) == [ungated.Ungated("t.py::a", "given", ("free-server", "scan")),
+                               ungated.Ungated("t.py::b", "stateful", ("free-server", "scan"))]
+    assert ungated.union([]) == []
+
+
+def test_the_ungated_decision_of_a_negative_count_is_none() -> None:
+    assert ungated.decision(-1, "fail") == "none"
+    assert ungated.decision(1, "warn") == "named"
+
+
+def test_the_fix_of_five_files_has_no_ellipsis() -> None:
+    tests = [f"t{i}.py::x" for i in range(5)]
+    assert ungated.fix(tests) == "gate init --add t0.py t1.py t2.py t3.py t4.py"
+    assert ungated.files_of(["a.py::C::t", "b.py", "a.py::u"]) == ["a.py", "b.py"]
+
+
+def test_the_log_line_of_many_tests() -> None:
+    tests = [(f"t{i}.py::x", "given") for i in range(6)]
+    assert ungated.log_line(tests, 9) == (
+        "gate: 9 Hypothesis tests no manifest property selects (ungated: they run in no stamp "
+        "job and are never decided): t0.py::x, t1.py::x, t2.py::x, t3.py::x, t4.py::x and 4 "
+        "more; fix: gate init --add t0.py t1.py t2.py t3.py t4.py ...")
+    assert ungated.log_line(tests[:2], 2) == (
+        "gate: 2 Hypothesis tests no manifest property selects (ungated: they run in no stamp "
+        "job and are never decided): t0.py::x, t1.py::x; fix: gate init --add t0.py t1.py")
+    assert ungated.log_line(tests[:5], 5).endswith("t4.py::x; fix: gate init --add t0.py t1.py "
+                                                  "t2.py t3.py t4.py")
+
+
+def test_the_ungated_output_is_the_node_ids() -> None:
+    assert ungated.output_value([{"test": "a.py::t"}, {"test": "b.py::u", "kind": "given"}]) == (
+        "a.py::t b.py::u")
+    assert ungated.output_value([]) == ""
