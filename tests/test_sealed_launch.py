@@ -320,3 +320,73 @@ def test_one_rule_names_the_secrets() -> None:
     env = {"PATH": "/bin", "GITHUB_TOKEN": "x", "GITHUB_OUTPUT": "/o", "KEPT": "1"}
     assert withheld.command_env(env) == {"PATH": "/bin", "KEPT": "1"}
     assert running.command_env is withheld.command_env
+
+
+# --- the runner's file commands are as they were (issue 27: the file commands) --------------
+
+#: What the command does to the runner's files, found by listing $RUNNER_TEMP's folder (its
+#: environment does not name them); and what the error must say.
+FILE_ATTACKS = {
+    "GITHUB_ENV: LD_PRELOAD appended": (
+        "echo LD_PRELOAD=/tmp/evil.so >> $RUNNER_TEMP/_runner_file_commands/set_env_1",
+        "set_env_1", "bytes were appended: «LD_PRELOAD=/tmp/evil.so\\x0a»"),
+    "GITHUB_PATH: a folder put first": (
+        "echo /tmp/evil >> $RUNNER_TEMP/_runner_file_commands/add_path_1",
+        "add_path_1", "appended"),
+    "GITHUB_OUTPUT rewritten": (
+        "echo decision=open > $RUNNER_TEMP/_runner_file_commands/set_output_1",
+        "set_output_1", "its bytes changed"),
+    "GITHUB_STATE appended": (
+        "echo x=1 >> $RUNNER_TEMP/_runner_file_commands/save_state_1", "save_state_1",
+        "appended"),
+    "GITHUB_STEP_SUMMARY appended": (
+        "echo '# all green' >> $RUNNER_TEMP/_runner_file_commands/step_summary_1",
+        "step_summary_1", "appended"),
+    "a new file in the folder": (
+        "echo BASH_ENV=/tmp/x > $RUNNER_TEMP/_runner_file_commands/set_env_2", "set_env_2",
+        "appeared"),
+    "a file replaced by a link": (
+        "cd $RUNNER_TEMP/_runner_file_commands && cp set_env_1 t && rm set_env_1 && "
+        "ln -s t set_env_1", "set_env_1", "replaced"),
+}
+
+
+def _runner_files(folder: Path) -> dict[str, str]:
+    runner = folder / "runner"
+    files = runner / "_runner_file_commands"
+    files.mkdir(parents=True)
+    names = {"GITHUB_ENV": "set_env_1", "GITHUB_PATH": "add_path_1",
+             "GITHUB_OUTPUT": "set_output_1", "GITHUB_STATE": "save_state_1",
+             "GITHUB_STEP_SUMMARY": "step_summary_1"}
+    for name in names.values():
+        (files / name).write_text({"set_env_1": "KEPT=1\n", "set_output_1": "earlier=1\n"}
+                                  .get(name, ""), encoding="utf-8")
+    for path in (runner, files, *files.iterdir()):
+        os.chown(path, sealed.UID, sealed.GID)
+    return {"RUNNER_TEMP": str(runner),
+            **{variable: str(files / name) for variable, name in names.items()}}
+
+
+@pytest.mark.parametrize("attack", list(FILE_ATTACKS))
+def test_a_write_to_the_runners_file_commands_is_refused(shared_folder: Path,
+                                                         attack: str) -> None:
+    command, name, said = FILE_ATTACKS[attack]
+    env = _runner_files(shared_folder)
+    code, stderr, out = _stamp_as_user(shared_folder, command, env=env)
+    assert code == 2, stderr
+    assert f"_runner_file_commands/{name}: (runner file command): changed while the command " \
+           "ran: " in stderr
+    assert said in stderr
+    assert not list(out.glob("*.json")) if out.exists() else True
+
+
+def test_untouched_file_commands_pass_and_are_not_named_to_the_command(
+        shared_folder: Path) -> None:
+    env = _runner_files(shared_folder)
+    code, stderr, out = _stamp_as_user(shared_folder, "env > env.txt", env=env)
+    assert code == 0, stderr
+    seen = (shared_folder / "env.txt").read_text(encoding="utf-8")
+    assert "RUNNER_TEMP=" in seen
+    for variable in withheld.FILE_COMMANDS:
+        assert f"{variable}=" not in seen
+    assert len(list(out.glob("*.json"))) == 3

@@ -19,7 +19,7 @@ from typing import IO, Any, Protocol
 
 from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.testrun import reaping, withheld
+from gate.testrun import file_commands, reaping, withheld
 from gate.testrun.stamping import Request
 
 _CHUNK = 65536
@@ -75,19 +75,25 @@ def run_command(
     left below the gate (a ``setsid`` daemon, a double fork, a fork loop: the gate is their
     subreaper meanwhile) is stopped, killed and named in the log before this returns
     (:func:`gate.testrun.reaping.reap`), so before any stamp is written; output a descendant
-    still held open is drained for at most ``grace`` seconds after. ``channel``: the command
+    still held open is drained for at most ``grace`` seconds after. Then the runner's file
+    commands must be byte for byte as they were before it, else bad input, no stamps
+    (:mod:`gate.testrun.file_commands`). ``channel``: the command
     inherits its ``child_fd`` (and no other descriptor of the gate's); it is read while the
     command runs, and drained with the output.
     """
+    environment = os.environ if env is None else env
+    watched = file_commands.snapshot(environment)
     with contextlib.ExitStack() as stack:
         spared = stack.enter_context(reaping.subreaper()) if reaping.can_reap() else None
         killed: list[reaping.Killed] = []
         try:
-            return _run(argv, timeout, stdout, stderr, grace=grace, env=env, channel=channel,
-                        reap=lambda: killed.extend(_reap(spared)))
+            result = _run(argv, timeout, stdout, stderr, grace=grace, env=env, channel=channel,
+                          reap=lambda: killed.extend(_reap(spared)))
         finally:
             for one in killed:
                 print(one.log_line(), file=sys.stderr, flush=True)
+    file_commands.check(watched, environment)
+    return result
 
 
 def _reap(spared: frozenset[int] | None) -> list[reaping.Killed]:

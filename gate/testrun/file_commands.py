@@ -1,0 +1,125 @@
+"""Nothing the sealed command writes to the runner's file commands is trusted (issue 27).
+
+What a step appends to ``GITHUB_ENV``, ``GITHUB_PATH``, ``GITHUB_OUTPUT``, ``GITHUB_STATE`` or
+``GITHUB_STEP_SUMMARY`` sets the environment (``BASH_ENV``, ``LD_PRELOAD``), the ``PATH``, the
+outputs and the summary of the steps after it: the signing step among them. The command's
+environment does not name them (:data:`gate.testrun.withheld.FILE_COMMANDS`), but the runner
+keeps them in one folder it can list (``$RUNNER_TEMP/_runner_file_commands/``), so the gate
+takes a :func:`snapshot` of every file the environment names and every entry of that folder
+before the command, and :func:`check` after it (once nothing it started is left): any
+difference is bad input, exit 2, naming the file and what changed, and no stamp is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gate.errors import GateInputError
+from gate.testrun.withheld import FILE_COMMANDS
+
+#: The runner's folder of file-command files, under ``RUNNER_TEMP``.
+FOLDER = "_runner_file_commands"
+#: How much of added bytes a message quotes.
+QUOTED = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One path as it was: what it is (``file``, ``link``, ``folder``, ``other``, ``absent``),
+    its file identity, and a regular file's bytes (a link's target)."""
+
+    kind: str
+    identity: tuple[int, int] | None = None
+    data: bytes = b""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "other"
+
+
+def _see(path: str) -> Seen:
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        return Seen("absent")
+    except OSError as exc:
+        return Seen(f"unreadable ({exc.strerror})")
+    kind = _kind(status.st_mode)
+    identity = (status.st_dev, status.st_ino)
+    if kind == "link":
+        return Seen(kind, identity, os.fsencode(os.readlink(path)))
+    if kind != "file":
+        return Seen(kind, identity)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        return Seen(f"unreadable ({exc.strerror})", identity)
+    with os.fdopen(fd, "rb") as handle:
+        return Seen(kind, identity, handle.read())
+
+
+def paths(env: Mapping[str, str]) -> list[str]:
+    """The files ``env`` names as file commands, and every entry of the runner's folder."""
+    named = [env[name] for name in FILE_COMMANDS if env.get(name, "").strip()]
+    folder = os.path.join(env.get("RUNNER_TEMP", "").strip(), FOLDER)
+    listed: list[str] = []
+    if env.get("RUNNER_TEMP", "").strip():
+        listed.append(folder)
+        with contextlib.suppress(OSError):  # no folder: nothing listed (it is watched too)
+            listed += [os.path.join(folder, name) for name in sorted(os.listdir(folder))]
+    return list(dict.fromkeys(named + listed))
+
+
+def snapshot(env: Mapping[str, str]) -> dict[str, Seen]:
+    """Every file-command path of ``env`` as it is now."""
+    return {path: _see(path) for path in paths(env)}
+
+
+def _quoted(raw: bytes) -> str:
+    text = "".join(chr(b) if 0x20 <= b <= 0x7E and b != 0x5C else f"\\x{b:02x}"
+                   for b in raw[:QUOTED])
+    return f"«{text}{'…' if len(raw) > QUOTED else ''}»"
+
+
+def what_changed(before: Seen, after: Seen) -> str | None:
+    """What became of one path, in words; None when it is the same."""
+    if before == after:
+        return None
+    if before.kind == "absent":
+        return f"appeared ({after.kind}, {len(after.data)} bytes: {_quoted(after.data)})"
+    if after.kind == "absent":
+        return f"was removed (it was a {before.kind})"
+    if before.kind != after.kind or before.identity != after.identity:
+        return f"was replaced by another {after.kind}"
+    if after.data.startswith(before.data):
+        added = after.data[len(before.data):]
+        return f"{len(added)} bytes were appended: {_quoted(added)}"
+    if before.kind == "folder":
+        return "changed"
+    return f"its bytes changed ({len(before.data)} -> {len(after.data)} bytes)"
+
+
+def check(before: Mapping[str, Seen], env: Mapping[str, str]) -> None:
+    """Bad input (exit 2) when a file-command path of ``env`` is not as ``before`` saw it, or
+    a new entry is in the runner's folder: the first difference, named with the fix."""
+    after = snapshot(env)
+    for path in dict.fromkeys([*before, *after]):
+        said = what_changed(before.get(path, Seen("absent")), after.get(path, Seen("absent")))
+        if said is not None:
+            raise GateInputError(path, "(runner file command)",
+                                 f"changed while the command ran: {said}; no stamps written "
+                                 "(what a step writes there sets the environment, PATH and "
+                                 "outputs of the steps after it, the signing step's among "
+                                 "them); fix: the install and test commands must not write "
+                                 "the runner's file commands (set what the tests need in the "
+                                 "workflow's env:)")
