@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import action, classify, hashing, ledger, phases, setup, stamp, startup
+from bench import action, classify, hashing, ledger, phases, seal, setup, stamp, startup
 from bench.common import ROOT, Results, machine, say
 
 BENCHMARKS = {
@@ -30,6 +30,7 @@ BENCHMARKS = {
     "startup": startup.bench,
     "action": action.bench,
     "setup": setup.bench,
+    "seal": seal.bench,
     "stamp": stamp.bench,
     "phases": phases.bench,
 }

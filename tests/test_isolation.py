@@ -216,6 +216,8 @@ def test_the_workspace_cannot_stand_in_for_the_action(
     # the stamp step: `gate action` on the example JUnit report
     stamp_out = tmp_path / "stamp-out.txt"
     env = {**base, "GITHUB_OUTPUT": str(stamp_out), "GATE_VENV_PYTHON": python,
+           "GATE_SEAL": _outputs(setup_out)["seal"],
+           "GATE_SEAL_SHA256": _outputs(setup_out)["seal-sha256"],
            "GATE_SERVER_CLASS": "free-server", "GATE_MANIFEST": str(EXAMPLES / "manifest.yml"),
            "GATE_ROOT": str(EXAMPLES), "GATE_JUNIT": str(EXAMPLES / "junit" / "free-server.xml"),
            "GATE_EXIT_CODE": "1", "GATE_ARTIFACT_PREFIX": "gate-stamps",
@@ -246,6 +248,8 @@ def test_the_test_command_keeps_the_users_environment(runner: Path, tmp_path: Pa
            f"import json, os\njson.dump(dict(os.environ), open({str(dump)!r}, 'w'))\n")
     env = {**_runner_env(runner, None), **user, "GITHUB_OUTPUT": str(tmp_path / "out.txt"),
            "GATE_VENV_PYTHON": python, "GATE_SERVER_CLASS": "free-server",
+           "GATE_SEAL": _outputs(runner / "setup-out.txt")["seal"],
+           "GATE_SEAL_SHA256": _outputs(runner / "setup-out.txt")["seal-sha256"],
            "GATE_MANIFEST": str(EXAMPLES / "manifest.yml"), "GATE_ROOT": str(EXAMPLES),
            "GATE_COMMAND": f"{BASE_PYTHON} -I {tmp_path / 'dump.py'}",
            "GITHUB_JOB": "stamp", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_WORKSPACE": str(workspace)}

@@ -1,0 +1,155 @@
+"""The seal's cost (issue 27): the set-up step with and without it, and the check alone.
+
+Run directly (not under act), each script taken verbatim from an ``action.yml``: this tree's
+set-up step (the installer, then ``requirements/seal.sh record``) against the same step
+without the seal (this tree's script with the seal's lines taken out: the installer's own
+cost is the same on both sides), interleaved, **cold** (a fresh venv root: uv fetched and the
+venv built) and **warm** (the same root again: the venv verified and reused), in stamp mode.
+The package sources are this machine's (``PIP_FIND_LINKS``, its index), so absolute times are
+not a runner's. Then the check a later step runs before the gate's Python (the sign step's
+``run:`` up to its ``exec``: two ``sha256sum --check`` and ``seal.sh verify``) against the
+start-up it guards (the venv's ``python -I -m gate --version``). Medians of ``reps``; the load
+average is printed beside each figure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import yaml
+
+from bench.common import ROOT, Results, say
+
+TARGET_COLD = 3.0
+TARGET_WARM = 0.3
+#: What the stamp and sign steps import (seal.sh's warm-up imports the same).
+IMPORTS = "import gate.github.action, gate.records.signing, gate.records.policy"
+
+
+def _steps() -> dict[str, str]:
+    steps = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
+    return {str(s["id"]): str(s["run"]) for s in steps if s.get("id") and s.get("run")}
+
+
+def without_seal(script: str) -> str:
+    """The set-up script with the seal's lines (and their comment) taken out."""
+    start = script.index("        # The seal (") if "        # The seal (" in script else \
+        script.index("# The seal (")
+    end = script.index('echo "seal-sha256=$seal_sha256" >> "$GITHUB_OUTPUT"\n') + len(
+        'echo "seal-sha256=$seal_sha256" >> "$GITHUB_OUTPUT"\n')
+    return script[:start] + script[end:]
+
+
+def check_part(script: str) -> str:
+    """The sign step's run: up to (not including) the ``exec`` of the gate's Python."""
+    return script[:script.index("exec ")]
+
+
+CPU: list[float] = []  # the CPU seconds (user + system) of the last _timed's process tree
+
+
+def _timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[:3]} exited {done.returncode}: {done.stderr[-2000:]}")
+    return seconds
+
+
+def _outputs(path: Path) -> dict[str, str]:
+    return dict(re.findall(r"^([\w-]+)=(.*)$", path.read_text(encoding="utf-8"), re.M))
+
+
+def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
+    if quick:
+        say("# seal: skipped in --quick (it builds venvs: a full run takes a minute or two)")
+        return
+    steps = _steps()
+    action = work / "action"
+    action.mkdir()
+    for name in ("action.yml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, action / name)
+    for folder in ("gate", "schemas", "requirements"):
+        shutil.copytree(ROOT / folder, action / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    ws = work / "ws"
+    (ws / ".github").mkdir(parents=True)
+    shutil.copy2(ROOT / "gate" / "examples" / "manifest.yml", ws / ".github" / "gate.yml")
+    scripts = {"ours": steps["setup"], "baseline": without_seal(steps["setup"])}
+    env = {**os.environ, "GITHUB_ACTION_PATH": str(action), "GITHUB_WORKSPACE": str(ws),
+           "GATE_PYTHON": "python3", "GATE_MODE": "stamp", "GATE_MANIFEST": ".github/gate.yml",
+           "GATE_POLICY": ".github/gate-policy.yml"}
+    samples: dict[tuple[str, str], list[float]] = {}
+    cpu: dict[tuple[str, str], list[float]] = {}
+    loads: list[float] = []
+    check = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+             check_part(steps["sign"])]
+    for rep in range(reps):
+        for side in ("baseline", "ours"):
+            root = work / f"venvs-{side}-{rep}"
+            temp = work / f"runner-{side}-{rep}"
+            temp.mkdir()
+            for state in ("cold", "warm"):
+                out = work / f"out-{side}-{rep}-{state}"
+                out.write_text("", encoding="utf-8")
+                loads.append(os.getloadavg()[0])
+                step_env = {**env, "AGENT_PATCH_GATE_VENV_ROOT": str(root),
+                            "RUNNER_TEMP": str(temp), "GITHUB_OUTPUT": str(out)}
+                seconds = _timed(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+                                  scripts[side]], step_env, ws)
+                samples.setdefault((side, state), []).append(seconds)
+                cpu.setdefault((side, state), []).append(CPU[-1])
+                # the first later step's check and imports (today's steps compile and write
+                # the bytecode the set-up's seal now writes)
+                made = _outputs(out)
+                first = {**step_env, "GATE_SEAL": made.get("seal", ""),
+                         "GATE_SEAL_SHA256": made.get("seal-sha256", ""),
+                         "GATE_VENV_PYTHON": made["python"]}
+                flags = ["-B", "-X", f"pycache_prefix={made.get('seal')}/pycache"] \
+                    if side == "ours" else []
+                seconds += _timed(check, first, ws) if side == "ours" else 0.0
+                seconds += _timed([made["python"], "-I", *flags, "-c", IMPORTS], first, ws)
+                samples.setdefault((side, f"{state}+first"), []).append(seconds)
+            if side == "ours":
+                sealed = made
+    say(f"# seal: set-up step in stamp mode, this machine's package sources, median of {reps}, "
+        f"load {min(loads):.2f}-{max(loads):.2f}")
+    for state in ("cold", "warm"):
+        ours = statistics.median(samples[("ours", state)])
+        base = statistics.median(samples[("baseline", state)])
+        target = TARGET_COLD if state == "cold" else TARGET_WARM
+        results.ratio(f"seal set-up {state}", ours, base, None,
+                      note=f"target ours <= {target}s: {'met' if ours <= target else 'MISSED'}"
+                           f"; seal alone {ours - base:+.3f}s; CPU median ours "
+                           f"{statistics.median(cpu[('ours', state)]):.3f}s, baseline "
+                           f"{statistics.median(cpu[('baseline', state)]):.3f}s")
+        results.ratio(f"seal set-up {state} + first step", statistics.median(
+            samples[("ours", f"{state}+first")]), statistics.median(
+            samples[("baseline", f"{state}+first")]), None,
+            note="the first later step's check and imports added on both sides")
+    check_env = {**env, "GATE_SEAL": sealed["seal"], "GATE_SEAL_SHA256": sealed["seal-sha256"],
+                 "GATE_VENV_PYTHON": sealed["python"]}
+    start = [sealed["python"], "-I", "-B", "-X", f"pycache_prefix={sealed['seal']}/pycache",
+             "-c", IMPORTS]
+    checks: list[float] = []
+    check_cpu: list[float] = []
+    starts: list[float] = []
+    for _ in range(max(reps, 5)):
+        checks.append(_timed(check, check_env, ws))
+        check_cpu.append(CPU[-1])
+        starts.append(_timed(start, check_env, ws))
+    results.ratio("seal check before a step", statistics.median(checks),
+                  statistics.median(starts), None,
+                  note="baseline: the imports it guards (the sign step's, bytecode sealed); "
+                       f"check CPU median {statistics.median(check_cpu):.3f}s")

@@ -1,0 +1,296 @@
+"""Nothing the sealed command writes is run or trusted later (issue 27, break 1).
+
+The set-up step seals what the gate's Python runs from (requirements/seal.sh): the action's
+folder, its venv, the interpreter the venv was built from (binary, libpython, standard library,
+lib-dynload, an absent ``python3XY.zip``), the bytecode the steps read, and the manifest and the
+policy. Every later step checks the seal with bash and coreutils before the gate's Python
+starts. Here the set-up and sign steps run as a runner runs them, each ``run:`` script taken
+verbatim from action.yml, by bash, on a **private** runner: its own copy of the base interpreter
+(the binary copied, the standard library's folder a real folder of links to this machine's
+entries, so a planted ``sitecustomize.py`` lands in the copy only), its own venv built by the
+set-up step from the offline wheelhouse, and a copy of the action outside the workspace (as a
+``uses: owner/repo@sha`` step has it). Each vector is planted between the set-up and the sign
+step as a test would plant it, and its code writes a marker when it runs. The venv's own
+interpreter runs the planted code under ``-I`` (the old sign step's command, shown for the .pth
+and the sitecustomize), and the sign step as action.yml has it refuses (exit 2, one line naming
+the file and that a test step changed the action's environment) with no marker written.
+"""
+
+from __future__ import annotations
+
+import os
+import py_compile
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import test_action_act as base
+from tests.test_isolation import _outputs, _script
+from tests.wheelhouse import prepare as prepare_wheelhouse
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "gate" / "examples"
+VERSION = f"{sys.version_info[0]}.{sys.version_info[1]}"
+MARKER = """\
+import os
+open(os.path.join(os.environ["HOSTILE_MARKERS"], "ran-%d" % os.getpid()), "w").close()
+"""
+
+wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
+
+
+def _private_interpreter(target: Path) -> Path:
+    """This machine's base interpreter, copied so that planting in it harms nothing shared:
+    the binary copied (the interpreter finds its standard library from its own location), the
+    standard library a real folder whose entries link to this machine's (site-packages left
+    out: the venv's interpreter does not search it)."""
+    base_exe = Path(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    (target / "bin").mkdir(parents=True)
+    exe = target / "bin" / base_exe.name
+    shutil.copy2(base_exe, exe)
+    lib = target / "lib" / f"python{VERSION}"
+    lib.mkdir(parents=True)
+    for entry in stdlib.iterdir():
+        if entry.name not in ("site-packages", "dist-packages", "__pycache__"):
+            (lib / entry.name).symlink_to(entry)
+    probe = subprocess.run([str(exe), "-I", "-c", "import sys; print(sys.prefix)"],
+                           capture_output=True, text=True, check=True)
+    assert probe.stdout.strip() == str(target), probe.stdout  # the copy's own library
+    return exe
+
+
+@pytest.fixture(scope="module")
+def runner(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
+    """A private runner: interpreter, action copy, workspace, venv root (built once)."""
+    tmp = tmp_path_factory.mktemp("sealed")
+    _private_interpreter(tmp / "py")
+    action = tmp / "action"
+    action.mkdir()
+    base._project_copy(action)
+    workspace = tmp / "ws"
+    (workspace / ".github").mkdir(parents=True)
+    shutil.copy2(EXAMPLES / "manifest.yml", workspace / ".github" / "gate.yml")
+    (workspace / ".github" / "gate-policy.yml").write_text("max_freeze_days: 7\n", encoding="utf-8")
+    (tmp / "runner").mkdir()
+    (tmp / "markers").mkdir()
+    done = _setup(tmp)
+    assert done.returncode == 0, done.stderr
+    return tmp
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    wheels = prepare_wheelhouse()
+    return {"PATH": os.environ["PATH"], "HOME": str(tmp), "RUNNER_TEMP": str(tmp / "runner"),
+            "GITHUB_ACTION_PATH": str(tmp / "action"), "GITHUB_WORKSPACE": str(tmp / "ws"),
+            "AGENT_PATCH_GATE_VENV_ROOT": str(tmp / "venvs"),
+            "GATE_PYTHON": str(next((tmp / "py" / "bin").iterdir())), "GATE_MODE": "stamp",
+            "GATE_MANIFEST": ".github/gate.yml", "GATE_POLICY": ".github/gate-policy.yml",
+            "AGENT_PATCH_GATE_UV_URL": wheels.as_uri(), "PIP_FIND_LINKS": str(wheels),
+            "PIP_NO_INDEX": "1", "HOSTILE_MARKERS": str(tmp / "markers")}
+
+
+def _setup(tmp: Path) -> subprocess.CompletedProcess[str]:
+    out = tmp / "setup-out.txt"
+    out.write_text("", encoding="utf-8")
+    return subprocess.run(["bash", "-c", _script("setup")],
+                          env={**_env(tmp), "GITHUB_OUTPUT": str(out)}, cwd=tmp / "ws",
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def _sign(tmp: Path) -> subprocess.CompletedProcess[str]:
+    """The sign step as action.yml has it (policy without signing: it signs nothing)."""
+    outputs = _outputs(tmp / "setup-out.txt")
+    env = {**_env(tmp), "GITHUB_OUTPUT": str(tmp / "sign-out.txt"),
+           "GATE_VENV_PYTHON": outputs["python"], "GATE_SEAL": outputs.get("seal", ""),
+           "GATE_SEAL_SHA256": outputs.get("seal-sha256", ""), "GATE_MODE": "sign",
+           "GATE_SERVER_CLASS": "local-pinned", "GATE_ARTIFACT_PREFIX": "gate-stamps",
+           "GITHUB_JOB": "stamp", "GITHUB_RUN_ATTEMPT": "1"}
+    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+                           _script("sign")], env=env, cwd=tmp / "ws",
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture
+def sealed(runner: Path) -> Iterator[Path]:
+    """The set-up step run again (the venv verified and reused, a fresh seal), and the
+    markers folder emptied after."""
+    done = _setup(runner)
+    assert done.returncode == 0, done.stderr
+    yield runner
+    for marker in (runner / "markers").iterdir():
+        marker.unlink()
+
+
+def _venv(tmp: Path) -> Path:
+    return Path(_outputs(tmp / "setup-out.txt")["python"]).parent.parent
+
+
+def _markers(tmp: Path) -> list[str]:
+    return sorted(p.name for p in (tmp / "markers").iterdir())
+
+
+def test_a_clean_environment_passes_and_the_sign_step_runs(sealed: Path) -> None:
+    done = _sign(sealed)
+    assert done.returncode == 0, done.stderr
+    assert "the stamps are not signed (policy signing.mode is off)" in done.stdout
+    assert done.stderr == ""
+
+
+def test_the_seal_is_anchored_in_the_set_up_steps_output(sealed: Path) -> None:
+    outputs = _outputs(sealed / "setup-out.txt")
+    seal = Path(outputs["seal"])
+    assert not seal.is_relative_to(sealed / "ws")  # outside the workspace
+    roots = (seal / "roots").read_text(encoding="utf-8").splitlines()
+    assert f"hash {sealed / 'action'}" in roots
+    assert f"list {_venv(sealed)}" in roots
+    assert f"list {sealed / 'py' / 'lib' / f'python{VERSION}'}" in roots
+    assert any(r.startswith("list ") and r.endswith(f"python{VERSION.replace('.', '')}.zip")
+               for r in roots)  # absent, and recorded so
+    assert f"hash {sealed / 'ws' / '.github' / 'gate-policy.yml'}" in roots
+    assert len(outputs["seal-sha256"]) == 64
+
+
+def _plant_pth(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    site = next((_venv(tmp) / "lib").glob("python3*/site-packages"))
+    pth = site / "zzz.pth"  # a .pth line that starts with `import` is run by site.py
+    pth.write_text("; ".join(MARKER.splitlines()) + "\n", encoding="utf-8")
+    return pth, pth.unlink
+
+
+def _plant_sitecustomize(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    planted = tmp / "py" / "lib" / f"python{VERSION}" / "sitecustomize.py"
+    planted.write_text(MARKER, encoding="utf-8")
+    return planted, planted.unlink
+
+
+def _plant_stdlib_zip(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    import zipfile
+    planted = tmp / "py" / "lib" / f"python{VERSION.replace('.', '')}.zip"
+    with zipfile.ZipFile(planted, "w") as archive:
+        archive.writestr("sitecustomize.py", MARKER)
+    return planted, planted.unlink
+
+
+def _change(path: Path) -> Callable[[], None]:
+    before = path.read_bytes()
+
+    def undo() -> None:
+        path.write_bytes(before)
+    return undo
+
+
+def _plant_action_file(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    target = tmp / "action" / "gate" / "records" / "signing.py"
+    undo = _change(target)
+    target.write_bytes(target.read_bytes() + b"\n" + MARKER.encode())
+    return target, undo
+
+
+def _plant_policy(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    target = tmp / "ws" / ".github" / "gate-policy.yml"
+    undo = _change(target)
+    target.write_text("max_freeze_days: 30\n", encoding="utf-8")
+    return target, undo
+
+
+def _plant_manifest(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    target = tmp / "ws" / ".github" / "gate.yml"
+    undo = _change(target)
+    target.write_bytes(target.read_bytes() + b"\n")
+    return target, undo
+
+
+PLANTS = {
+    "zzz.pth in the venv's site-packages": _plant_pth,
+    "sitecustomize.py in the base interpreter's library folder": _plant_sitecustomize,
+    "python3XY.zip (first on sys.path) with a sitecustomize": _plant_stdlib_zip,
+    "a changed file in the action's folder": _plant_action_file,
+    "a changed policy": _plant_policy,
+    "a changed manifest": _plant_manifest,
+}
+
+
+@pytest.mark.parametrize("vector", list(PLANTS))
+def test_a_test_steps_change_stops_the_sign_step_before_python_runs(
+        sealed: Path, vector: str) -> None:
+    planted, undo = PLANTS[vector](sealed)
+    try:
+        done = _sign(sealed)
+    finally:
+        undo()
+    assert _markers(sealed) == []  # nothing planted ran
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"agent-patch gate: {planted} was "), line
+    assert "a test step changed the action's environment" in line
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("vector", ["zzz.pth in the venv's site-packages",
+                                    "sitecustomize.py in the base interpreter's library folder",
+                                    "python3XY.zip (first on sys.path) with a sitecustomize"])
+def test_the_planted_code_runs_in_the_venvs_python_under_dash_i(
+        sealed: Path, vector: str) -> None:
+    """The vector is live: the old sign step's command (`"$GATE_VENV_PYTHON" -I -m gate
+    action`, no check before it) runs the planted code with the key in its environment."""
+    _, undo = PLANTS[vector](sealed)
+    try:
+        subprocess.run([str(_venv(sealed) / "bin" / "python"), "-I", "-c", "pass"],
+                       env=_env(sealed), check=True, timeout=60)
+    finally:
+        undo()
+    assert len(_markers(sealed)) == 1
+
+
+def test_bytecode_planted_in_the_actions_pycache_is_never_read(sealed: Path) -> None:
+    """A ``.pyc`` a test compiles from its own source, stamped with the real source's size and
+    modification time, is what a plain ``-I`` interpreter imports; the steps run with
+    ``-X pycache_prefix`` (the sealed bytecode folder), so they read no ``__pycache__``."""
+    source = sealed / "action" / "gate" / "decide" / "signing.py"  # the sign step imports it
+    hostile = sealed / "hostile_src.py"
+    original = source.read_bytes()
+    hostile.write_text(MARKER + "#" * max(0, len(original) - len(MARKER) - 1) + "\n",
+                       encoding="utf-8")
+    assert hostile.stat().st_size == len(original)
+    st = source.stat()
+    os.utime(hostile, ns=(st.st_atime_ns, st.st_mtime_ns))
+    cache = source.parent / "__pycache__" / f"signing.{sys.implementation.cache_tag}.pyc"
+    py_compile.compile(str(hostile), cfile=str(cache), doraise=True)
+    python = str(_venv(sealed) / "bin" / "python")
+    try:
+        subprocess.run([python, "-I", "-c", "import gate.decide.signing"], env=_env(sealed),
+                       check=True, timeout=60)
+        assert len(_markers(sealed)) == 1  # the plain interpreter ran the planted bytecode
+        (sealed / "markers" / _markers(sealed)[0]).unlink()
+        done = _sign(sealed)
+        assert done.returncode == 0, done.stderr
+        assert _markers(sealed) == []
+    finally:
+        cache.unlink()
+
+
+@pytest.mark.parametrize("part", ["seal.sh", "listing", "sums", "roots", "seal.sha256"])
+def test_a_changed_seal_is_refused(sealed: Path, part: str) -> None:
+    """The seal's own files lie outside the workspace but a test can write them: each is
+    checked against the set-up step's output first, before the checked checker runs."""
+    seal = Path(_outputs(sealed / "setup-out.txt")["seal"])
+    path = seal / part
+    undo = _change(path)
+    if part == "seal.sh":  # a checker that passes everything
+        path.write_text("exit 0\n", encoding="utf-8")
+    else:
+        path.write_bytes(path.read_bytes() + b"\n")
+    try:
+        done = _sign(sealed)
+    finally:
+        undo()
+    assert done.returncode == 2, done.stderr
+    assert "the set-up step's seal of the action's environment was changed after it" in \
+        done.stderr
+    assert done.stdout == ""
