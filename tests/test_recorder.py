@@ -247,6 +247,23 @@ def _error_line(done: subprocess.CompletedProcess[str]) -> str:
     ({"conftest.py": "import no_such_module_xyz\n"}, (),
      "ModuleNotFoundError: No module named 'no_such_module_xyz'",
      "requirements-test.txt must list what the conftest.py imports"),
+    # issue 29 item 4: a module of the repository that raises is the patch's, not the
+    # configuration's (attrs: raise ImportError in src/attr/_funcs.py)
+    ({"conftest.py": "import sys\nsys.path.insert(0, 'src')\nimport mylib\n",
+      "src/mylib/__init__.py": "from mylib import _funcs\n",
+      "src/mylib/_funcs.py": "X = 1\nraise ImportError\n"}, (),
+     "ImportError while loading conftest",
+     "the patch breaks importing src/mylib/_funcs.py (line 2: ImportError), which the tests' "
+     "conftest.py imports"),
+    ({"conftest.py": "import sys\nsys.path.insert(0, 'src')\nfrom mylib import gone\n",
+      "src/mylib/__init__.py": "\n"}, (), "ImportError: cannot import name 'gone'",
+     "the patch breaks importing conftest.py (line 3: ImportError: cannot import name 'gone'"),
+    ({"conftest.py": "import sys\nsys.path.insert(0, 'src')\nimport mylib.removed\n",
+      "src/mylib/__init__.py": "\n"}, (), "No module named 'mylib.removed'",
+     "the patch breaks importing conftest.py (line 3: ModuleNotFoundError"),
+    ({"conftest.py": "from hypothesis import no_such_name_xyz\n"}, (),
+     "cannot import name 'no_such_name_xyz' from 'hypothesis'",
+     "requirements-test.txt must list what the conftest.py imports"),
     ({"pytest.ini": "[pytest\naddopts = -q\n"}, (), "unexpected value continuation",
      "fix what pytest names"),
 ])
@@ -258,6 +275,7 @@ def test_a_pytest_usage_error_is_named_with_its_fix(
     stamps, as before)."""
     workspace(tmp_path, {"draws": 1})
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     done = stamp(tmp_path, "out", *pytest_argv(*args))
     assert done.returncode == 2, done.stdout + done.stderr
