@@ -95,3 +95,281 @@ def test_the_fix_names_each_file_once() -> None:
     assert ungated.log_line([("a.py::t", "given")], 1) == (
         "gate: 1 Hypothesis test no manifest property selects (ungated: it runs in no stamp "
         "job and is never decided): a.py::t; fix: gate init --add a.py")
+
+
+def test_junit_key_is_pytests_own() -> None:
+    from _pytest.junitxml import mangle_test_address
+
+    for nodeid in ["tests/a/test_x.py::TestC::test_y[1-a]", "test_x.py::test_y",
+                   "t/test_m.py::TestLedger::runTest", "t/sub/x_test.py::T::U::test_v"]:
+        names = mangle_test_address(nodeid)
+        assert ungated.junit_key(nodeid) == (".".join(names[:-1]), names[-1])
+
+
+HIDDEN = '''
+import hypothesis
+from hypothesis import given, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+
+@given(st.integers())
+def test_hidden(n):
+    assert n == n
+
+
+@hypothesis.given(st.integers())
+async def test_async(n):
+    pass
+
+
+def test_plain():
+    pass
+
+
+def helper_with_given_but_no_test_name():
+    pass
+
+
+class TestBox:
+    @given(st.text())
+    def test_box(self, s):
+        pass
+
+    def test_not_hypothesis(self):
+        pass
+
+
+class Machine(RuleBasedStateMachine):
+    @rule()
+    def step(self):
+        pass
+
+
+class Deeper(Machine):
+    pass
+
+
+TestMachine = Machine.TestCase
+
+
+class TestDeeper(Deeper.TestCase):
+    pass
+'''
+
+
+def test_the_scan_names_what_pytest_would_collect_without_importing_it() -> None:
+    assert ungated.scan_source("tests/test_new.py", HIDDEN) == [
+        ("tests/test_new.py::test_hidden", "given"),
+        ("tests/test_new.py::test_async", "given"),
+        ("tests/test_new.py::TestBox::test_box", "given"),
+        ("tests/test_new.py::TestMachine::runTest", "stateful"),
+        ("tests/test_new.py::TestDeeper::runTest", "stateful")]
+    assert ungated.scan_source("x.py", "def broken(:\n") == []  # pytest's own error says it
+
+
+def test_a_test_the_manifest_selects_is_not_ungated() -> None:
+    selectors = [("tests/test_new.py::test_hidden", None, "test_hidden"),
+                 ("x", "tests.test_new.TestBox", "test_box")]
+    assert ungated.selected("tests/test_new.py::test_hidden", selectors)
+    assert ungated.selected("tests/test_new.py::TestBox::test_box", selectors)
+    assert not ungated.selected("tests/test_new.py::TestMachine::runTest", selectors)
+    assert ungated.selected("other.py::test_hidden", selectors)  # a None classname: any file
+
+
+# --- the gate job: report, policy, scan, every surface -----------------------------------------
+
+from typing import Any  # noqa: E402
+
+from gate.github import action as gh_action  # noqa: E402
+from gate.records import load as records_load  # noqa: E402
+from gate.records import schemas  # noqa: E402
+from gate.records.files import write_once  # noqa: E402
+from tests.core_helpers import FREE, SHA_X, write_json  # noqa: E402
+from tests.core_helpers import stamp as a_stamp  # noqa: E402
+from tests.github_double import WRITE_TOKEN, GitHubDouble  # noqa: E402
+from tests.test_action import _env, _outputs  # noqa: E402
+
+BASE, HEAD = "a" * 40, "b" * 40
+PR = {"pull_request": {"number": 7, "base": {"sha": BASE}, "head": {"sha": HEAD}}}
+NEW = "tests/test_codec.py::test_added"
+NAMED = {"count": 1, "tests": [{"test": NEW, "kind": "given"}]}
+
+
+def _gate(tmp_path: Path, *, named: dict[str, Any] | None, policy: str | None = None,
+          event: Any = None, double: GitHubDouble | None = None
+          ) -> tuple[int, dict[str, Any], str, dict[str, str]]:
+    import json
+
+    for cls, run in ((LOCAL, "l1"), (FREE, "f1")):
+        extra = {"ungated": named} if named else {}
+        write_json(tmp_path / "stamps" / f"gate-stamps-{cls}-stamp-1-0a1b2c3d" / f"{run}.json",
+                   a_stamp(cls, "pass", run_id=run, fixture_sha256=SHA_X, **extra))
+    (tmp_path / "summary.md").write_text("", encoding="utf-8")
+    (tmp_path / "output.txt").write_text("", encoding="utf-8")
+    extra_env: dict[str, str] = {"GATE_FAIL_ON_CLOSED": "true"}
+    if policy is not None:
+        write_once(tmp_path / "policy.yml", policy.encode())
+        extra_env["GATE_POLICY"] = str(tmp_path / "policy.yml")
+    if event is not None and double is not None:
+        (tmp_path / "event.json").write_text(json.dumps(event), encoding="utf-8")
+        extra_env.update({"GITHUB_EVENT_PATH": str(tmp_path / "event.json"),
+                          "GATE_GITHUB_TOKEN": WRITE_TOKEN, "GITHUB_API_URL": double.base_url,
+                          "GITHUB_REPOSITORY": "acme/widgets", "GITHUB_SHA": HEAD})
+    code = gh_action.run(_env(tmp_path, **extra_env))
+    outputs = _outputs(tmp_path / "output.txt")
+    report = json.loads(Path(outputs["report"]).read_text(encoding="utf-8"))
+    records_load.check_report(report, "report")
+    return code, report, (tmp_path / "summary.md").read_text(encoding="utf-8"), outputs
+
+
+def test_an_added_property_is_named_ungated_in_every_surface(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29 item 1: both classes green, one @given test no property selects. On the code
+    before, the gate said "open — all 1 tests green" and nothing named the new test."""
+    code, report, text, outputs = _gate(tmp_path, named=NAMED)
+    assert code == 0 and report["decision"] == "open"
+    assert report["ungated"] == {"policy": "warn", "decision": "named", "count": 1, "tests": [
+        {"test": NEW, "kind": "given", "found_by": ["local-pinned", "free-server"]}]}
+    assert "open — all 1 tests green in both classes · 1 Hypothesis test ungated" in text
+    assert "### ⚠️ 1 Hypothesis test no property gates" in text
+    assert "**Fix:** run `gate init --add tests/test_codec.py`" in text
+    assert outputs["ungated"] == NEW
+    log = capsys.readouterr().out
+    assert ("agent-patch gate: 1 Hypothesis test no manifest property selects (ungated: it runs"
+            " in no stamp job and is never decided): tests/test_codec.py::test_added; fix: "
+            "gate init --add tests/test_codec.py") in log
+
+
+def test_nothing_ungated_adds_nothing(tmp_path: Path) -> None:
+    code, report, text, outputs = _gate(tmp_path, named=None)
+    assert code == 0 and "ungated" not in report and outputs["ungated"] == ""
+    assert "ungated" not in text
+
+
+def test_ungated_fail_closes_the_gate(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, report, text, _ = _gate(tmp_path, named=NAMED, policy="ungated: fail\n")
+    assert code == 1 and report["decision"] == "closed"
+    assert report["counts"] == {"accepted": 1, "frozen": 0, "rejected": 0}
+    assert report["ungated"]["decision"] == "closed"
+    assert "## ❌ agent-patch gate: closed — all 1 tests green in both classes · 1" in text
+    assert "the gate is closed (policy `ungated: fail`)" in text
+    assert "(policy ungated: fail: the gate is closed)" in capsys.readouterr().out
+
+
+def test_a_refused_stamp_names_nothing(tmp_path: Path) -> None:
+    from gate.records import pairing
+
+    loaded = [pairing.Loaded(a_stamp(LOCAL, "pass", ungated=NAMED), "x/l.json", "unsigned")]
+    assert pairing.ungated_in(loaded).named == []
+
+
+def test_a_hand_edited_ungated_decision_is_refused() -> None:
+    from gate.errors import GateInputError
+    from gate.records import report as report_rules
+
+    built = report_rules.build([], 1, ungated={"policy": "fail", "decision": "closed",
+                                               "count": 1, "tests": [
+                                                   {"test": NEW, "kind": "given",
+                                                    "found_by": ["scan"]}]})
+    built["ungated"]["decision"] = "named"
+    with pytest.raises(GateInputError, match=r"ungated\.decision"):
+        records_load.check_report(built, "r.json")
+    schemas.validate("report", built, "r.json")  # the schema alone cannot say it
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("ungated: fial\n", "did you mean 'fail'"), ("ungatd: fail\n", "did you mean 'ungated'")])
+def test_policy_check_validates_ungated(tmp_path: Path, text: str, said: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from gate.commands.main import main
+
+    write_once(tmp_path / "p.yml", text.encode())
+    assert main(["policy", "check", str(tmp_path / "p.yml")]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_policy_check_says_what_ungated_does(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from gate.commands.main import main
+
+    write_once(tmp_path / "p.yml", b"ungated: fail\n")
+    assert main(["policy", "check", str(tmp_path / "p.yml")]) == 0
+    assert "ungated: fail (a Hypothesis test no manifest property selects closes" in (
+        capsys.readouterr().out)
+
+
+HIDING_CONFTEST = '''
+def pytest_collection_modifyitems(items):
+    items[:] = [i for i in items if "hidden" not in i.name]  # dropped, never "deselected"
+'''
+
+
+def test_the_scan_finds_a_test_a_conftest_hides_from_the_collection(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A conftest drops the new test at collection without telling pytest it deselected it: no
+    stamp names it, but the file the pull request changes does, and the scan reads it (with
+    ``ungated: fail``: closed)."""
+    monkeypatch.chdir(tmp_path)
+    github_double.set_comparison("acme/widgets", BASE, HEAD, [
+        "tests/conftest.py", "tests/test_hidden.py", "README.md", "tests/gone.py"])
+    github_double.set_content("acme/widgets", HEAD, "tests/conftest.py", HIDING_CONFTEST)
+    github_double.set_content("acme/widgets", HEAD, "tests/test_hidden.py", HIDDEN)
+    code, report, text, outputs = _gate(tmp_path, named=None, policy="ungated: fail\n",
+                                        event=PR, double=github_double)
+    assert code == 1 and report["decision"] == "closed"
+    tests = {t["test"]: t for t in report["ungated"]["tests"]}
+    assert tests["tests/test_hidden.py::test_hidden"]["found_by"] == ["scan"]
+    assert set(tests) == {t for t, _ in ungated.scan_source("tests/test_hidden.py", HIDDEN)}
+    assert "tests/test_hidden.py::TestMachine::runTest" in outputs["ungated"].splitlines()
+    assert "found by scan" in text
+    assert not github_double.invalid_requests()
+
+
+def test_the_scan_counts_what_the_manifest_gates_and_unions_with_the_stamps(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.records import adopt
+
+    monkeypatch.chdir(tmp_path)
+    write_once(tmp_path / ".github" / "gate.yml", adopt.render_manifest([adopt.entry_for(
+        test_id="tests/test_hidden.py::test_hidden", card=".github/gate-cards/h.json",
+        fixtures=["tests/test_hidden.py"], classname="tests.test_hidden", name="test_hidden",
+        location="tests/test_hidden.py", line=7)]).encode())
+    write_once(tmp_path / "tests" / "test_hidden.py", b"# the checkout's copy\n")
+    github_double.set_comparison("acme/widgets", BASE, HEAD, ["tests/test_hidden.py"])
+    github_double.set_content("acme/widgets", HEAD, "tests/test_hidden.py",
+                              "from hypothesis import given\n@given()\ndef test_hidden():\n"
+                              "    pass\n@given()\ndef test_added():\n    pass\n")
+    named = {"count": 1, "tests": [{"test": "tests/test_hidden.py::test_added",
+                                    "kind": "given"}]}
+    code, report, _, _ = _gate(tmp_path, named=named, event=PR, double=github_double)
+    assert code == 0 and report["decision"] == "open"
+    assert report["ungated"]["tests"] == [{"test": "tests/test_hidden.py::test_added",
+                                           "kind": "given",
+                                           "found_by": ["local-pinned", "free-server", "scan"]}]
+
+
+def test_a_scan_that_cannot_list_is_a_note_and_the_stamps_still_count(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no comparison set: HTTP 404
+    code, report, _, _ = _gate(tmp_path, named=NAMED, event=PR, double=github_double)
+    assert code == 0 and report["ungated"]["count"] == 1
+    (note,) = report["ungated"]["notes"]
+    assert note.startswith("the changed files were not scanned for ungated tests: ")
+
+
+def test_a_renamed_property_is_its_resource_exit_and_a_named_ungated_test(
+        tmp_path: Path) -> None:
+    """The manifest still names test_fixed_bnd (the old name): that property is
+    ``resource_exit`` as before, and the test under its new name is named ungated."""
+    workspace(tmp_path, {"draws": 1, "fixed_band": 2})
+    text = (tmp_path / "gate.yml").read_text(encoding="utf-8")
+    (tmp_path / "gate.yml").write_text(text.replace("test_fixed_band", "test_fixed_bnd"),
+                                       encoding="utf-8")
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "hypo_props.py",
+                 environment=env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = read_stamps(tmp_path / "out")
+    assert got["fixed_band"]["outcome"] == "resource_exit"
+    assert "hypo_props.py::test_fixed_band" in _named(got["draws"])
+    assert "hypo_props.py::test_fixed_band" in done.stdout.split("no manifest property")[1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,11 +149,12 @@ def _file_digests(settings: Settings) -> tuple[str | None, str | None]:
 
 def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
             now: int, remembered: Any = (), env: Mapping[str, str] | None = None,
-            used: list[tuple[str, str]] | None = None) -> list[Any]:
+            used: list[tuple[str, str]] | None = None, ungated: Any = None) -> list[Any]:
     """Pair the downloaded stamps, after the signature check (:func:`_signed`). From another
     run, a fork's local-pinned stamps are refused: a fork speaks for the free server it ran
     on, never for the runner the base repository controls; that class must come from this
-    (trusted) run's own artifacts."""
+    (trusted) run's own artifacts. ``ungated`` (:class:`gate.records.pairing.UngatedFound`)
+    gets the ungated tests the stamps that were not refused name."""
     from gate.decide.signing import SigningPolicy
     from gate.records import pairing
 
@@ -166,6 +167,8 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
         loaded = _signed(settings, directory,
                          pairing.collect_some(directory, settings.artifact_prefix), signing,
                          env, None, used)
+        if ungated is not None:
+            pairing.ungated_in(loaded, ungated)
         return pairing.decide_by_policy(loaded, pol, now, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
@@ -189,6 +192,8 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
     loaded = [*ours, *theirs]
     if not loaded:
         raise GateInputError(settings.stamps_dir, "--stamps", "no stamps (no *.json files) found")
+    if ungated is not None:
+        pairing.ungated_in(loaded, ungated)
     return pairing.decide_by_policy(loaded, pol, now, remembered)
 
 
@@ -225,14 +230,19 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     for line in memory.notes:
         print(workflow.log_line(line))
     used: list[tuple[str, str]] = []  # the stamp envelopes verified
-    decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used)
+    found = pairing.UngatedFound()
+    decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used, found)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
+    listed = _changed_files(settings, github_env)  # one compare request, for both sections
     try:
         built = pairing.report_by_policy(decisions, now, pol,
                                          receipt=_receipt_section(settings),
-                                         halt_audit=_halt_section(settings, pol))
-        shown = _judge_files(settings, built, github_env)
+                                         halt_audit=_halt_section(settings, pol),
+                                         ungated=_ungated_section(settings, github_env,
+                                                                  decisions, found, pol,
+                                                                  listed))
+        shown = _judge_files(settings, built, github_env, listed)
         if shown is not None:
             built["judge_files"] = shown
         records.write_report(report_path, built)
@@ -242,6 +252,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
 
     # The decision is made; what follows only shows it and never changes it.
     from gate.github import review
+    from gate.github import ungated as ungated_view
 
     view = publish.view_from_env(github_env, policy_path=settings.policy or None,
                                  artifact_prefix=settings.artifact_prefix,
@@ -259,6 +270,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     publish.write_summary(built, url, notes, None, github_env, view=view)
     outputs = workflow.report_outputs(built, str(report_path))
     outputs["check-run-url"] = url or ""
+    outputs["ungated"] = ungated_view.output(built)
     outputs["report-artifact"] = report_artifact(settings)  # action.yml uploads it
     outputs["verification-summary"] = vsa  # uploaded beside the report (empty: none)
     publish.write_outputs(github_env, outputs)
@@ -267,7 +279,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     if said:
         print(workflow.log_line(said))
     logged = [*review.log_lines(built), *review.audit_log_lines(built),  # workflow.log_line
-              *review.judge_log_lines(built)]
+              *review.judge_log_lines(built), *ungated_view.log_lines(built)]
     if logged:
         print("\n".join(logged))
     counts = built["counts"]
@@ -279,15 +291,45 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     return 0
 
 
+def _changed_files(settings: Settings, github_env: Mapping[str, str]) -> Any:
+    """The pull request's changed files (gate/github/judges.py), or None; never raises."""
+    from gate.github import judges
+
+    try:
+        return judges.changed_files(github_env, settings.token)
+    except Exception:  # only shown (and scanned): each section says it has no list
+        return None
+
+
+def _ungated_section(settings: Settings, github_env: Mapping[str, str],
+                     decisions: Sequence[Any], found: Any, pol: Any,
+                     listed: Any) -> dict[str, Any] | None:
+    """The report's ``ungated`` section (gate/records/pairing.py): what the stamps named, and
+    on a pull request the gate job's own scan of the changed test files (gate/github/ungated.py),
+    decided by the policy's ``ungated``; its notes go to the log when nothing is named."""
+    from gate.github import ungated_scan, workflow
+    from gate.records import pairing
+
+    test_ids = sorted({str(d.test_id) for d in decisions})
+    scanned, notes = ungated_scan.scan(github_env, test_ids, listed, token=settings.token,
+                                       manifest_path=settings.manifest, root=settings.root)
+    found.named.extend(scanned)
+    section = pairing.ungated_section(found, pol, notes)
+    if section is None:
+        for note in notes:
+            print(workflow.log_line(f"agent-patch gate: {note}"))
+    return section
+
+
 def _judge_files(settings: Settings, built: Mapping[str, Any],
-                 github_env: Mapping[str, str]) -> dict[str, Any] | None:
+                 github_env: Mapping[str, str], listed: Any = None) -> dict[str, Any] | None:
     """The changed files the gated properties depend on (gate/github/judges.py): shown, never
     deciding; None when the run is not for a pull request."""
     from gate.github import judges
 
     return judges.section(built, github_env, token=settings.token,
                           manifest_path=settings.manifest, root=settings.root,
-                          policy_path=settings.policy)
+                          policy_path=settings.policy, listed=listed)
 
 
 def report_artifact(settings: Settings) -> str:

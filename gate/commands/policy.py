@@ -40,5 +40,6 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
         say(f"{args.file}: {finding}")
     for line in policy.describe_signing(pol.signing):
         say(f"{args.file}: {line}")
+    say(f"{args.file}: {policy.describe_ungated(pol)}")
     say(f"policy: {len(pol.allowlist)} entries, {len(findings)} findings")
     return CLOSED if findings else OPEN

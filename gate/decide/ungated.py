@@ -26,12 +26,14 @@ closes the gate while any is named — a decision of its own, beside the seed ta
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 POLICIES = ("warn", "fail")
 DEFAULT_POLICY = "warn"
-KINDS = ("given", "stateful")
+GIVEN, STATEFUL = "given", "stateful"
+KINDS = (GIVEN, STATEFUL)
 SCAN = "scan"
 #: Where a name came from, in the order shown (the two classes, then the gate job's scan).
 SOURCES = ("local-pinned", "free-server", SCAN)
@@ -94,3 +96,93 @@ def log_line(tests: Sequence[tuple[str, str]], count: int) -> str:
 def output_value(entries: Sequence[Mapping[str, object]]) -> str:
     """The ``ungated`` output: the node ids, space-separated (empty when none)."""
     return " ".join(str(e["test"]) for e in entries)
+
+
+# --- which tests a manifest selects (as the stamp jobs match them) ---------------------------
+
+
+def junit_key(nodeid: str) -> tuple[str, str]:
+    """``(classname, name)`` of a node id as pytest's ``--junitxml`` writes them (its
+    ``mangle_test_address``: the file's path as dotted names without ``.py``, then the
+    classes; the last part is the name, parameters kept)."""
+    path, _, rest = nodeid.partition("::")
+    parts = rest.split("::") if rest else []
+    names = [path.replace("/", ".").removesuffix(".py") if path.endswith(".py")
+             else path.replace("/", "."), *parts]
+    if len(names) == 1:
+        return "", names[0]
+    return ".".join(names[:-1]), names[-1]
+
+
+def selected(test: str, selectors: Iterable[tuple[str, str | None, str]]) -> bool:
+    """Whether any property selects ``test``: by its ``test_id`` or its JUnit selector
+    (``(test_id, classname or None, name)``; a None classname matches any, as the stamp
+    jobs match)."""
+    classname, name = junit_key(test)
+    return any(test == test_id or (name == sel_name and sel_class in (None, classname))
+               for test_id, sel_class, sel_name in selectors)
+
+
+# --- the gate job's scan of the changed test files (ast: nothing is imported or run) ----------
+
+#: The decorator that makes a Hypothesis test, by its last name (``given``, ``hypothesis.given``).
+_GIVEN = "given"
+#: Base classes that make a state machine, by their last name.
+_MACHINES = frozenset({"RuleBasedStateMachine", "GenericStateMachine"})
+
+
+def _last_name(node: object) -> str | None:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _is_given(function: object) -> bool:
+    return any(_last_name(d) == _GIVEN for d in getattr(function, "decorator_list", ()))
+
+
+def _is_test_function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return node.name.startswith("test") and _is_given(node)
+
+
+def scan_source(path: str, source: str) -> list[tuple[str, str]]:
+    """``(node id, kind)`` of every Hypothesis test in one test file's ``source`` (``path``:
+    its path in the repository), as pytest's default collection would name it: a module-level
+    ``@given`` function ``test*``, a ``@given`` method ``test*`` of a class ``Test*``, and a
+    state machine's ``TestCase`` bound to a module-level name (or subclassed by a class):
+    ``path::Name::runTest``. A file that does not parse gives nothing (pytest's own collection
+    error is the news). Pure: the text is parsed, never imported."""
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        return []
+    machines: set[str] = set()
+    for node in tree.body:  # a machine, or a subclass of one defined above it in the file
+        if isinstance(node, ast.ClassDef) and any(
+                _last_name(b) in _MACHINES or _last_name(b) in machines for b in node.bases):
+            machines.add(node.name)
+    found: list[tuple[str, str]] = []
+
+    def test_case_of(value: object) -> bool:  # Machine.TestCase
+        return (isinstance(value, ast.Attribute) and value.attr == "TestCase"
+                and _last_name(value.value) in machines | _MACHINES)
+
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if _is_test_function(node):
+                found.append((f"{path}::{node.name}", GIVEN))
+        elif isinstance(node, ast.ClassDef):
+            if any(test_case_of(b) for b in node.bases):
+                found.append((f"{path}::{node.name}::runTest", STATEFUL))
+            elif node.name.startswith("Test"):
+                found += [(f"{path}::{node.name}::{item.name}", GIVEN) for item in node.body
+                          if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and _is_test_function(item)]
+        elif isinstance(node, ast.Assign) and test_case_of(node.value):
+            found += [(f"{path}::{t.id}::runTest", STATEFUL) for t in node.targets
+                      if isinstance(t, ast.Name)]
+    return found

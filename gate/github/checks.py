@@ -136,8 +136,10 @@ def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
     ``max_bytes``; the accepted tests are in the text (:func:`check_text`)."""
     view = _view(view)
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    from gate.github import ungated
+
     head = [*review.counts_lines(report), "", *review.common_causes(report),
-            *review.judge_lines(report, max_files=CHECK_JUDGE_FILES)]
+            *ungated.lines(report), *review.judge_lines(report, max_files=CHECK_JUDGE_FILES)]
     if view.report_artifact:
         where = (markdown.link("the run's artifacts", view.run_url) if view.run_url
                  else "this run's artifacts")

@@ -201,10 +201,34 @@ def _bounded(path: str) -> str:
     return path if len(path) <= PATH_CHARS else path[:PATH_CHARS - 1] + "…"
 
 
+def settings_for(env: Mapping[str, str], token: str, head: str) -> Settings:
+    """The GitHub settings the gate job reads the pull request's files with."""
+    from gate.github import checks
+
+    return checks.Settings(
+        token=token, api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        repository=env.get("GITHUB_REPOSITORY", ""), head_sha=head, max_retries=2,
+        max_wait=10.0)
+
+
+def changed_files(env: Mapping[str, str], token: str) -> Any:
+    """The pull request's changed files (:func:`gate.github.checks.changed_files`: one compare
+    request), listed once for every section that reads them; None when the run is not for a
+    pull request or there is no token or repository to ask with."""
+    from gate.github import checks
+
+    refs = event_refs(env)
+    if refs is None or not token or not env.get("GITHUB_REPOSITORY", ""):
+        return None
+    return checks.changed_files(settings_for(env, token, refs[1]), refs[0], refs[1])
+
+
 def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
-            manifest_path: str, root: str, policy_path: str) -> dict[str, Any] | None:
+            manifest_path: str, root: str, policy_path: str,
+            listed: Any = None) -> dict[str, Any] | None:
     """The report's ``judge_files`` section, or None when the run is not for a pull request.
-    Never raises: every failure is its ``error`` or a ``notes`` line."""
+    ``listed``: the changed files when :func:`changed_files` already listed them. Never
+    raises: every failure is its ``error`` or a ``notes`` line."""
     refs = event_refs(env)
     if refs is None:
         return None
@@ -221,7 +245,7 @@ def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
     try:
         return _listed(out, test_ids, env, token=token, repository=repository,
                        manifest_path=manifest_path, root=root, policy_path=policy_path,
-                       read_base=route == "pull_request")
+                       read_base=route == "pull_request", given=listed)
     except Exception as exc:  # only shown: a defect here must never decide the door
         out["files"] = []
         out["error"] = _one_line(f"{type(exc).__name__}: {exc}")
@@ -230,7 +254,7 @@ def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
 
 def _listed(out: dict[str, Any], test_ids: Sequence[str], env: Mapping[str, str], *,
             token: str, repository: str, manifest_path: str, root: str,
-            policy_path: str, read_base: bool) -> dict[str, Any]:
+            policy_path: str, read_base: bool, given: Any = None) -> dict[str, Any]:
     from gate.github import checks
 
     base, head = out["base"], out["head"]
@@ -239,7 +263,7 @@ def _listed(out: dict[str, Any], test_ids: Sequence[str], env: Mapping[str, str]
     settings = checks.Settings(
         token=token, api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
         repository=repository, head_sha=head, max_retries=2, max_wait=10.0)
-    listed = checks.changed_files(settings, base, head)
+    listed = given if given is not None else checks.changed_files(settings, base, head)
     if listed.error:
         if why:
             out["notes"] = [_one_line(f"{why}: files are judged by name only")]

@@ -876,6 +876,15 @@ def _frozen_tail(report: Mapping[str, Any], frozen: int) -> str:
     return f"{words} (reviewed freezes, the first ends {first})"
 
 
+def _ungated_tail(report: Mapping[str, Any]) -> str:
+    """`` · 2 Hypothesis tests ungated`` for the headline (gate/github/ungated.py), or empty."""
+    section = report.get("ungated")
+    if not isinstance(section, Mapping):
+        return ""
+    count = int(section.get("count", 0))
+    return f" · {count} Hypothesis test{'s' if count != 1 else ''} ungated"
+
+
 def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
     decision = str(report.get("decision", "closed"))
     counts = report.get("counts", {})
@@ -888,6 +897,7 @@ def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[s
     else:
         tail = (f"{red} of {total} tests need attention" if red
                 else f"all {total} tests green in both classes" if total else "no tests")
+    tail += _ungated_tail(report)
     out = [f"{level} {icon} agent-patch gate: {markdown.inline(decision)} — {tail}", "",
            f"**{int(counts.get('rejected', 0))} rejected · {int(counts.get('frozen', 0))} "
            f"frozen · {int(counts.get('accepted', 0))} accepted** · decided "

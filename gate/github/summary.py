@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gate.github import markdown, review
+from gate.github import markdown, review, ungated
 from gate.records import report as report_lines
 
 DEFAULT_MAX_BYTES = 1024 * 1024 - 4096  # under GitHub's 1 MiB per step, with room to spare
@@ -102,7 +102,7 @@ def render(
     view = dataclasses.replace(view or review.View(), check_run_url=check_run_url
                                or (view.check_run_url if view else None))
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
-    out = [*_header(report, view, notes), *review.judge_lines(report)]
+    out = [*_header(report, view, notes), *ungated.lines(report), *review.judge_lines(report)]
     audit = _audit_lines(report)
     room = max_bytes - _bytes(out) - _bytes(audit) - 600
     reds, _ = review.red_blocks(report, view, room)

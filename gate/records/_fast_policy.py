@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('policy',)
-SCHEMA_SHA256 = "196efe3f132fec86b8c6b27d4494546dbcd058f290182c253029bf85b695ca6a"
+SCHEMA_SHA256 = "d2c344b19a5b75eed517f06cf85fc5d0582664104ccb366fb4dcae25079a63db"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -127,6 +127,11 @@ def validate_https___agent_patch_gate_invalid_schemas_policy_schema_json(data, c
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_freeze_days must be bigger than or equal to 1")
                 if data__maxfreezedays > 3650:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_freeze_days must be smaller than or equal to 3650")
+        if "ungated" in data_keys:
+            data_keys.remove("ungated")
+            data__ungated = data["ungated"]
+            if not (isinstance(data__ungated, str) and data__ungated == 'warn' or isinstance(data__ungated, str) and data__ungated == 'fail'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".ungated must be one of ['warn', 'fail']")
         if "halt" in data_keys:
             data_keys.remove("halt")
             data__halt = data["halt"]

@@ -179,7 +179,8 @@ def check_report(report: dict[str, Any], source: str) -> dict[str, Any]:
     for field_name, why in report_rules.rederive(report):
         raise GateInputError(source, field_name, f"{why}; a report that disagrees with its own "
                              "inputs never opens")
-    closed = report_rules.closes(pairs, report.get("receipt"), report.get("halt_audit"))
+    closed = report_rules.closes(pairs, report.get("receipt"), report.get("halt_audit"),
+                                 report.get("ungated"))
     if closed and report["decision"] == "open":
         raise GateInputError(source, "decision", "open, but the report's own pairs or "
                              "sections close the gate")

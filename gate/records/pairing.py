@@ -562,11 +562,13 @@ def decide_by_policy(loaded: Sequence[Loaded], pol: Policy, now: int,
 
 def report_by_policy(decisions: Sequence[TestDecision], now: int, pol: Policy, *,
                      receipt: dict[str, Any] | None = None,
-                     halt_audit: dict[str, Any] | None = None) -> dict[str, Any]:
+                     halt_audit: dict[str, Any] | None = None,
+                     ungated: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report of :func:`decide_by_policy`'s decisions, with the policy's freeze window
-    (every route's report: what ``gate summary`` and ``gate publish`` read back)."""
+    (every route's report: what ``gate summary`` and ``gate publish`` read back) and the
+    ungated section (:func:`ungated_section`)."""
     return build_report(decisions, now, receipt=receipt, halt_audit=halt_audit,
-                        max_freeze_days=pol.max_freeze_days)
+                        max_freeze_days=pol.max_freeze_days, ungated=ungated)
 
 
 def memory_reds(decisions: Sequence[TestDecision]) -> list[dict[str, str]]:
@@ -577,11 +579,63 @@ def memory_reds(decisions: Sequence[TestDecision]) -> list[dict[str, str]]:
 def build_report(decisions: Sequence[TestDecision], now: int, *,
                  receipt: dict[str, Any] | None = None,
                  halt_audit: dict[str, Any] | None = None,
-                 max_freeze_days: int | None = None) -> dict[str, Any]:
+                 max_freeze_days: int | None = None,
+                 ungated: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report: one deciding entry per test in ``pairs``, rerun pairs in ``reruns``."""
     reruns = [pair for d in decisions for pair in d.reruns]
     return report.build([d.entry for d in decisions], now, reruns=reruns, receipt=receipt,
-                        halt_audit=halt_audit, max_freeze_days=max_freeze_days)
+                        halt_audit=halt_audit, max_freeze_days=max_freeze_days,
+                        ungated=ungated)
+
+
+#: Ungated tests kept in the report (the rest are counted).
+UNGATED_KEPT = 1000
+
+
+@dataclass(slots=True)
+class UngatedFound:
+    """What the stamps (and the gate job's scan) name as ungated: ``(source, test, kind)``,
+    and the largest count one stamp gave (a stamp names its first 50)."""
+
+    named: list[tuple[str, str, str]] = field(default_factory=list)
+    at_least: int = 0
+
+
+def ungated_in(loaded: Sequence[Loaded], into: UngatedFound | None = None) -> UngatedFound:
+    """Every ungated test the stamps name (their ``ungated`` object), by server class; a
+    stamp the signature check refused speaks for nothing."""
+    out = into if into is not None else UngatedFound()
+    seen = set(out.named)
+    for item in loaded:
+        named = item.stamp.get("ungated")
+        if item.refused is None and isinstance(named, Mapping):
+            out.at_least = max(out.at_least, int(named["count"]))
+            for entry in named["tests"]:
+                key = (str(item.stamp["server_class"]), str(entry["test"]), str(entry["kind"]))
+                if key not in seen:
+                    seen.add(key)
+                    out.named.append(key)
+    return out
+
+
+def ungated_section(found: UngatedFound, pol: Policy,
+                    notes: Sequence[str] = ()) -> dict[str, Any] | None:
+    """The report's ``ungated`` section from what the stamps and the scan named, decided by
+    the policy's ``ungated`` (gate/decide/ungated.py); None when none is named."""
+    from gate.decide import ungated as rules
+
+    tests = rules.union(found.named)
+    count = max(len(tests), found.at_least)
+    decision = rules.decision(count, pol.ungated)
+    if decision == rules.NONE:
+        return None
+    section: dict[str, Any] = {
+        "policy": pol.ungated, "decision": decision, "count": count,
+        "tests": [{"test": t.test, "kind": t.kind, "found_by": list(t.found_by)}
+                  for t in tests[:UNGATED_KEPT]]}
+    if notes:
+        section["notes"] = [str(n)[:400] for n in notes[:10]]
+    return section
 
 
 def _check_artifact(source: str, stamp: Mapping[str, Any], prefix: str, path: str) -> None:

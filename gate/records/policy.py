@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.decide import halt, when
+from gate.decide import ungated as ungated_rules
 from gate.decide.signing import SigningPolicy
 from gate.decide.stamps import FREE as FREE_SERVER
 from gate.decide.stamps import AllowEntry
@@ -50,6 +51,8 @@ class Policy:
     added: tuple[int | None, ...] = ()  # per allowlist entry, same order
     issues: tuple[str | int | None, ...] = ()  # per allowlist entry, same order
     signing: SigningPolicy = field(default_factory=SigningPolicy)
+    #: What an ungated Hypothesis test does (gate/decide/ungated.py): ``warn`` or ``fail``.
+    ungated: str = ungated_rules.DEFAULT_POLICY
 
     def issue_of(self) -> dict[tuple[str, str], str | int]:
         """(test_id, server_class) -> the entry's ``issue``, for the report."""
@@ -120,7 +123,8 @@ def from_record(record: Any, source: str) -> Policy:
     codes = tuple(record.get("timeouts", {}).get("exit_codes", DEFAULT_TIMEOUT_EXIT_CODES))
     return Policy(tuple(entries), halt_policy, codes,
                   record.get("max_freeze_days", DEFAULT_MAX_FREEZE_DAYS), tuple(added),
-                  tuple(issues), signing_policy(record.get("signing"), source))
+                  tuple(issues), signing_policy(record.get("signing"), source),
+                  record.get("ungated", ungated_rules.DEFAULT_POLICY))
 
 
 #: A build signer URI as the policy names it (schemas/policy.schema.json, $defs.signer_workflow):
@@ -457,6 +461,16 @@ def describe(policy: Policy, now: int) -> list[str]:
             f"issue: {issue if issue is not None else 'none'}; "
             f"expires {when.expiry(entry.expires, now)}")
     return lines
+
+
+def describe_ungated(policy: Policy) -> str:
+    """One line: what an ungated Hypothesis test does under ``policy``."""
+    if policy.ungated == "fail":
+        return ("ungated: fail (a Hypothesis test no manifest property selects closes the "
+                "gate until gate init --add gates it)")
+    return ("ungated: warn (a Hypothesis test no manifest property selects is named, the gate "
+            "stays as the pairs decide; 'ungated: fail' closes it, recommended for "
+            "agent-drafted pull requests)")
 
 
 def allow_entries(policy: Policy) -> Sequence[AllowEntry]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from gate import __version__
 from gate.decide import digest, stamps
+from gate.decide import ungated as ungated_rules
 
 NONE = "none"
 
@@ -307,6 +308,17 @@ def rederive(report: Mapping[str, Any]) -> list[tuple[str, str]]:
             found.append(("receipt.decision",
                           f"{receipt.get('decision')!r} beside the line {line!r}: the section "
                           f"disagrees with itself (its mismatches give {derived.line!r})"))
+    ungated = report.get("ungated")
+    if isinstance(ungated, Mapping):
+        table = ungated_rules.decision(int(ungated.get("count", 0)),
+                                       str(ungated.get("policy")))
+        if len(ungated.get("tests") or ()) > int(ungated.get("count", 0)):
+            found.append(("ungated.count", f"{ungated.get('count')} beside "
+                          f"{len(ungated.get('tests') or ())} tests named"))
+        elif ungated.get("decision") != table:
+            found.append(("ungated.decision", f"{ungated.get('decision')!r} beside policy "
+                          f"{ungated.get('policy')!r} and {ungated.get('count')} tests: the "
+                          f"ungated table gives {table!r}"))
     audit = report.get("halt_audit")
     if isinstance(audit, Mapping) and "problems" in audit:
         problems = list(audit["problems"])
@@ -319,24 +331,28 @@ def rederive(report: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def closes(pairs: Sequence[Mapping[str, Any]], receipt: Mapping[str, Any] | None,
-           halt_audit: Mapping[str, Any] | None) -> bool:
+           halt_audit: Mapping[str, Any] | None,
+           ungated: Mapping[str, Any] | None = None) -> bool:
     """Whether a report's parts close the gate: no pair, a rejected pair, a receipt that is
-    not accepted, or a halt audit with failures or a broken chain."""
+    not accepted, a halt audit with failures or a broken chain, or ungated tests under the
+    policy ``ungated: fail``."""
     return (not pairs or any(p["status"] == "rejected" for p in pairs)
             or (receipt is not None and receipt["decision"] != "accept")
             or (halt_audit is not None and (halt_audit["failed"] > 0
-                                            or not halt_audit["chain_ok"])))
+                                            or not halt_audit["chain_ok"]))
+            or (ungated is not None and ungated["decision"] != ungated_rules.NAMED))
 
 
 def build(pairs: Sequence[dict[str, Any]], now: int, *,
           reruns: Sequence[dict[str, Any]] | None = None,
           receipt: dict[str, Any] | None = None,
           halt_audit: dict[str, Any] | None = None,
-          max_freeze_days: int | None = None) -> dict[str, Any]:
+          max_freeze_days: int | None = None,
+          ungated: dict[str, Any] | None = None) -> dict[str, Any]:
     counts = {"accepted": 0, "frozen": 0, "rejected": 0}
     for pair in pairs:
         counts[pair["status"]] += 1
-    closed = closes(pairs, receipt, halt_audit)
+    closed = closes(pairs, receipt, halt_audit, ungated)
     report = {
         "schema": "gate-report/v1",
         "gate_version": __version__,
@@ -346,6 +362,6 @@ def build(pairs: Sequence[dict[str, Any]], now: int, *,
         "pairs": list(pairs),
     }
     extra = {"reruns": reruns, "receipt": receipt, "halt_audit": halt_audit,
-             "max_freeze_days": max_freeze_days}
+             "max_freeze_days": max_freeze_days, "ungated": ungated}
     report.update({k: v for k, v in extra.items() if v is not None})
     return report
