@@ -26,6 +26,7 @@ import sys
 import sysconfig
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -294,3 +295,53 @@ def test_a_changed_seal_is_refused(sealed: Path, part: str) -> None:
     assert "the set-up step's seal of the action's environment was changed after it" in \
         done.stderr
     assert done.stdout == ""
+
+
+def _stamp(tmp: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    """The stamp step as action.yml has it, on a JUnit report the command writes (``junit.xml``
+    beside the workspace), with the inputs in ``extra``."""
+    outputs = _outputs(tmp / "setup-out.txt")
+    env = {**_env(tmp), "GITHUB_OUTPUT": str(tmp / "stamp-out.txt"),
+           "GATE_VENV_PYTHON": outputs["python"], "GATE_SEAL": outputs.get("seal", ""),
+           "GATE_SEAL_SHA256": outputs.get("seal-sha256", ""),
+           "GATE_SERVER_CLASS": "local-pinned", "GATE_MANIFEST": str(EXAMPLES / "manifest.yml"),
+           "GATE_ROOT": str(EXAMPLES), "GATE_JUNIT": str(tmp / "junit.xml"),
+           "GATE_ARTIFACT_PREFIX": "gate-stamps", "GITHUB_JOB": "stamp",
+           "GITHUB_RUN_ATTEMPT": "1", **extra}
+    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+                           _script("stamp")], env=env, cwd=tmp / "ws",
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_a_key_file_given_to_a_stamp_job_stops_it_before_the_tests(sealed: Path) -> None:
+    """Issue 27 break 3: the tests run as the runner's user, who can read `signing-key-file`;
+    a test read its path from the workflow file and copied the key. The stamp step is given
+    the path (never the bytes) and refuses before the command runs."""
+    key = sealed / "keys" / "pinned.pem"
+    key.parent.mkdir(exist_ok=True)
+    key.write_text("-----BEGIN PRIVATE KEY-----\nnot-a-real-key\n-----END PRIVATE KEY-----\n",
+                   encoding="utf-8")
+    stolen = sealed / "stolen.pem"
+    command = f"cp {key} {stolen}; cp {EXAMPLES / 'junit' / 'free-server.xml'} junit.xml"
+    done = _stamp(sealed, GATE_SIGNING_KEY_FILE_PATH=str(key), GATE_COMMAND=f"cd .. && {command}")
+    assert not stolen.exists()  # the command never ran
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("gate: error: signing-key-file: (input): "), line
+    assert "a test can copy the key" in line and "signing-key" in line
+    assert "not-a-real-key" not in done.stdout + done.stderr
+    # without the key file the same step runs the command (which copies whatever it can read)
+    done = _stamp(sealed, GATE_COMMAND=f"cd .. && {command}")
+    assert done.returncode == 0, done.stderr
+    assert stolen.exists()
+    stolen.unlink()
+    (sealed / "junit.xml").unlink()
+    step = next(s for s in base_steps() if s.get("id") == "stamp")
+    assert step["env"]["GATE_SIGNING_KEY_FILE_PATH"] == "${{ inputs.signing-key-file }}"
+    assert "GATE_SIGNING_KEY_FILE" not in step["env"]  # the path only: the step reads no key
+
+
+def base_steps() -> list[dict[str, Any]]:
+    import yaml
+    loaded = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    return list(loaded["runs"]["steps"])

@@ -520,9 +520,14 @@ def test_the_key_reaches_only_the_signing_and_gate_steps() -> None:
     steps = yaml.safe_load((Path(__file__).resolve().parent.parent / "action.yml")
                            .read_text(encoding="utf-8"))["runs"]["steps"]
     holding = [s.get("id") for s in steps
-               if any("signing-key" in str(v) for v in (s.get("env") or {}).values())]
+               if any("signing-key" in str(v) for name, v in (s.get("env") or {}).items()
+                      if name != "GATE_SIGNING_KEY_FILE_PATH")]
     assert holding == ["sign", "gate"]
     (stamp_step,) = [s for s in steps if s.get("id") == "stamp"]
+    # the stamp step gets the key file's path only, to refuse it before the tests (break 3)
+    assert [n for n, v in stamp_step["env"].items() if "signing-key" in str(v)] == [
+        "GATE_SIGNING_KEY_FILE_PATH"]
+    assert stamp_step["env"]["GATE_SIGNING_KEY_FILE_PATH"] == "${{ inputs.signing-key-file }}"
     assert stamp_step["env"]["ACTIONS_ID_TOKEN_REQUEST_URL"] == ""
     assert stamp_step["env"]["ACTIONS_ID_TOKEN_REQUEST_TOKEN"] == ""
     ids = [s.get("id") for s in steps]

@@ -30,8 +30,8 @@ def _signing_key(env: Mapping[str, str], workspace: str) -> tuple[bytes, str] | 
     root = os.path.realpath(workspace) if workspace else ""
     if root and (where == root or where.startswith(root.rstrip("/") + "/")):
         raise GateInputError(path, "signing-key-file", "inside the workspace, which the code "
-                             "under test can write; fix: keep the key outside it (a secret, or "
-                             "a file only the runner's user reads)")
+                             "under test can write; fix: give the key as a secret through "
+                             "signing-key")
     return read_bytes_capped(Path(path), 64 << 10), path
 
 

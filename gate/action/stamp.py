@@ -78,10 +78,32 @@ def _make_out(out: Path) -> None:
                          f"cannot make the stamps' folder: {said}; {fs_fix(said)}")
 
 
+#: The stamp step's copy of the ``signing-key-file`` input: the path only (never the key), under
+#: a name the gate's restart without secrets keeps (gate.testrun.withheld), so that the step
+#: can refuse it before the tests start.
+KEY_FILE_PATH = "GATE_SIGNING_KEY_FILE_PATH"
+
+
+def refuse_key_file(env: Mapping[str, str]) -> None:
+    """Exit 2 when the job's signing key is a file: the tests run as the runner's user, who can
+    read it (issue 27 break 3: a test read the path from the workflow file, copied the key and
+    signed a green set with it). No isolation level of this release runs them as another user;
+    until one does, a stamp job is refused whenever a key file is given, before any test."""
+    path = env.get(KEY_FILE_PATH, "").strip()
+    if path:
+        raise GateInputError(
+            "signing-key-file", "(input)",
+            f"{path[:200]!r}: the tests of a stamp job run as the runner's user, who can read "
+            "this file, so a test can copy the key; fix: give the key as a secret through "
+            "signing-key (only the signing step after the tests sees it), or run the tests as "
+            "a user who cannot read the file (no isolation level of this release does)")
+
+
 def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
            env: Mapping[str, str] | None = None) -> int:
     from gate.github import workflow
 
+    refuse_key_file(os.environ if env is None else env)
     if settings.server_class not in ("local-pinned", "free-server"):
         raise GateInputError("server-class", "(input)",
                              "stamp mode needs server-class local-pinned or free-server")
