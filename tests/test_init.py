@@ -119,13 +119,13 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
     assert "3 Hypothesis tests of 4 collected (1 other test left out)" in out
     props = manifest.load(MANIFEST, Path("."))
     assert [p.test_id for p in props] == IDS  # the plain test is not a property
-    cards = {p.test_id: read_json(p.card) for p in props}
+    cards = {p.test_id: manifest.card_of(p) for p in props}
     for test_id, card in cards.items():
         schemas.validate("sample-card", card, test_id)
         assert card["property"] == test_id and isinstance(card["seed"], int)
     assert [cards[t]["cases"] for t in IDS] == [100, 7, 100]  # max_examples, default 100
     assert len({c["seed"] for c in cards.values()}) == 3  # freshly minted, one per card
-    assert {p.card.parent for p in props} == {CARDS}
+    assert all(p.card == MANIFEST and p.card_record is not None for p in props)  # inline
     # fixtures: the test file and the project modules it imports (absolute and relative)
     # and the test harness: the pytest configuration pytest read
     assert props[0].fixtures == tuple(Path(p) for p in (
@@ -182,7 +182,7 @@ def test_never_overwrites_a_file(repo: Path, existing: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     existing.parent.mkdir(parents=True, exist_ok=True)
     existing.write_text("mine\n")
-    assert init("tests") == 2
+    assert init(*(["--cards", str(CARDS)] if existing.parent == CARDS else []), "tests") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"gate: error: {existing}: ")
     assert "never overwrites" in err
@@ -201,7 +201,7 @@ def test_init_twice_refuses_and_changes_nothing(repo: Path,
 
 def test_add_appends_only_new_properties(repo: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert init("tests") == 0
+    assert init("--cards", str(CARDS), "tests") == 0
     before = tree(repo)
     with (repo / "tests" / "test_props.py").open("a") as handle:
         handle.write("\n\n@given(st.text())\ndef test_new(s):\n    assert s == s\n")
@@ -209,7 +209,7 @@ def test_add_appends_only_new_properties(repo: Path,
         "from hypothesis import given, strategies as st\nfrom mylib.core import add\n\n\n"
         "@given(st.integers())\ndef test_more(x):\n    assert add(x, 1) > x\n")
     capsys.readouterr()
-    assert init("--add", "tests") == 0
+    assert init("--add", "--cards", str(CARDS), "tests") == 0
     out = capsys.readouterr().out
     assert "added 2 properties" in out
     after = tree(repo)
@@ -255,7 +255,8 @@ def test_add_refuses_a_manifest_it_cannot_append_to(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert init("tests") == 0
     record = read_yaml(MANIFEST)
-    MANIFEST.write_text(f"properties: {json.dumps(record['properties'])}\nversion: 1\n")
+    MANIFEST.write_text(f"groups: {json.dumps(record['groups'])}\n"
+                        f"properties: {json.dumps(record['properties'])}\nversion: 1\n")
     before = tree(repo)
     (repo / "tests" / "test_more.py").write_text(
         "from hypothesis import given, strategies as st\n\n\n"
@@ -532,7 +533,7 @@ def test_the_card_keeps_the_tests_own_deadline_and_health_checks(repo: Path, whe
     the plugin before any test ran (the dateutil trial's ``@settings(deadline=3000)``)."""
     (repo / "tests" / "test_own.py").write_text(OWN_SETTINGS)
     assert init("tests/test_own.py") == 0
-    cards = {p.test_id.split("::")[1]: read_json(p.card)
+    cards = {p.test_id.split("::")[1]: manifest.card_of(p)
              for p in manifest.load(MANIFEST, Path("."))}
     assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
             for k, c in cards.items()} == {
@@ -600,7 +601,7 @@ def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where:
     assert {tuple(f.as_posix() for f in p.fixtures) for p in props} == {
         ("tests/test_profiled.py", "conftest.py", "tests/helpers.py", "tests/conftest.py",
          "pytest.ini")}
-    cards = {p.test_id.split("::", 1)[1]: read_json(p.card) for p in props}
+    cards = {p.test_id.split("::", 1)[1]: manifest.card_of(p) for p in props}
     assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}
             for k, c in cards.items()} == {
         "test_plain": {"cases": 100, "deadline_ms": 400, "suppress_health_check": ["too_slow"]},
@@ -646,7 +647,7 @@ def test_cards_without_the_profiles_values_are_refused_once_with_the_values_and_
 def test_gate_init_runs_as_a_command(repo: Path) -> None:
     done = run(*GATE, "init", "tests", cwd=repo)
     assert done.returncode == 0, done.stderr
-    assert "wrote .github/gate.yml (3 properties)" in done.stdout
+    assert "wrote .github/gate.yml (3 properties, their cards inline)" in done.stdout
     assert os.path.isfile(repo / POLICY)
 
 
@@ -686,7 +687,7 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
     assert "note: 1 stateful test (RuleBasedStateMachine.TestCase)" in capsys.readouterr().out
     (prop,) = manifest.load(MANIFEST, Path("."))
     assert prop.test_id == "tests/test_machine.py::CounterTests::runTest"
-    card = read_json(prop.card)
+    card = manifest.card_of(prop)
     # settings(max_examples=9) also resets the stateful defaults (no deadline, health checks
     # off) to the default profile's: the card keeps them, or the plugin would refuse it
     assert (card["cases"], card["deadline_ms"], card["suppress_health_check"]) == (9, 200, [])
@@ -699,7 +700,7 @@ def test_a_stateful_machine_is_a_property_with_its_testcase_settings(
 def test_a_failed_write_removes_what_this_run_wrote(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "ci").write_text("a file, not a folder")  # the manifest, written last, fails
-    assert init("--manifest", "ci/gate.yml", "tests") == 2
+    assert init("--manifest", "ci/gate.yml", "--cards", str(CARDS), "tests") == 2
     err = capsys.readouterr().err
     assert err.startswith("gate: error: ci/gate.yml: (file): cannot "), err
     assert "not a folder" in err
@@ -748,7 +749,7 @@ def test_the_policy_templates_example_has_the_suggested_entrys_fields() -> None:
 def test_add_refuses_a_test_id_that_differs_from_its_card(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The one manifest check (gate.records.manifest.check_card) on the ``--add`` route."""
-    assert init("tests") == 0
+    assert init("--cards", str(CARDS), "tests") == 0
     text = MANIFEST.read_text()
     assert IDS[0] in text
     MANIFEST.write_text(text.replace(json.dumps(IDS[0]), json.dumps(IDS[0] + "x"), 1))

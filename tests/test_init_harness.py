@@ -126,7 +126,13 @@ def test_harness_files_outside_the_root_or_in_a_venv_are_left_out(tmp_path: Path
 def old_style_manifest(repo: Path) -> bytes:
     """A manifest as gate init wrote it before: no harness files in any entry."""
     assert init("tests") == 0
-    text = MANIFEST.read_text().replace('      - "pytest.ini"\n', "")
+    record = parse_yaml(MANIFEST.read_bytes(), "m")
+    groups = record.pop("groups", {})
+    for entry in record["properties"]:  # the long form: every file listed per entry
+        entry["fixtures"] = [p for item in entry["fixtures"] for p in (
+            groups[item["group"]] if isinstance(item, dict) else [item]) if p != "pytest.ini"]
+    text = (adopt.MANIFEST_HEADER + "version: 1\nproperties:\n"
+            + adopt.render_entries(record["properties"]))
     MANIFEST.write_text(text)
     assert "pytest.ini" not in text
     return text.encode()
@@ -210,3 +216,22 @@ def test_the_collector_reports_the_inifile_and_the_plugin_files(repo: Path) -> N
     assert found.inipath == repo / "pytest.ini"
     assert repo / "forge.py" in found.plugin_files
     assert json.dumps([str(p) for p in found.plugin_files])  # paths, not modules
+
+
+def test_add_adds_the_harness_to_compact_entries_in_their_flow_lists(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A compact manifest (groups): the harness files no group or glob of an entry lists are
+    added at the end of its one-line fixtures list; what its groups list is not added again."""
+    assert init("tests") == 0
+    before = MANIFEST.read_text()
+    assert '{group: "shared"}' in before and '    - "pytest.ini"' in before
+    (repo / "forge.py").write_text(FORGE)
+    (repo / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p forge\n"
+                                     "pythonpath = .\n")
+    assert init("--add", "tests") == 0
+    after = MANIFEST.read_text()
+    assert after == before.replace('{group: "shared"}]',
+                                   '{group: "shared"}, "forge.py", "mylib/forge_helpers.py"]')
+    for prop in manifest.load(MANIFEST, Path(".")):
+        assert {"pytest.ini", "forge.py", "mylib/forge_helpers.py"} <= {
+            f.as_posix() for f in prop.fixtures}

@@ -76,7 +76,7 @@ def _card() -> dict[str, Any]:
 def test_refresh_on_ci_writes_the_cards_ci_needs_keeping_the_seed(
         project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["init", "tests"]) == 0
+    assert main(["init", "tests", "--cards", ".github/gate-cards"]) == 0
     before = _card()
     del before["suppress_health_check"]  # a card written before gate init collected as CI
     before["freeze_expires_at"] = 1_900_000_000
@@ -105,7 +105,7 @@ def test_refresh_on_ci_writes_the_cards_ci_needs_keeping_the_seed(
 
 def test_new_seeds_rotates_every_seed_and_says_so(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["init", "tests"]) == 0
+    assert main(["init", "tests", "--cards", ".github/gate-cards"]) == 0
     before = _card()
     capsys.readouterr()
     assert main(["init", "tests", "--refresh", "--new-seeds"]) == 0
@@ -125,7 +125,7 @@ def test_init_writes_the_cards_ci_needs_and_says_the_profile_depends_on_it(
     """Issue 22 major 1: ``gate init`` on a laptop (no CI) collects as CI will too, writes the
     card CI needs, and says which tests' settings depend on the environment; the card then
     governs the test on CI and off it."""
-    assert main(["init", "tests"]) == 0
+    assert main(["init", "tests", "--cards", ".github/gate-cards"]) == 0
     said = capsys.readouterr().out
     assert ("note: 1 Hypothesis test run with other settings where CI is set (CI, "
             "GITHUB_ACTIONS): a settings profile depends on the environment") in said
@@ -147,7 +147,7 @@ def test_a_project_profile_named_ci_is_the_projects_not_hypothesiss(
     (project / "tests" / "conftest.py").write_text(CONFTEST.replace(
         'register_profile("ci-project", ', 'register_profile("ci", deadline=None, ').replace(
         'load_profile("ci-project")', 'load_profile("ci")'))
-    assert main(["init", "tests"]) == 0
+    assert main(["init", "tests", "--cards", ".github/gate-cards"]) == 0
     assert "a settings profile depends on the environment" in capsys.readouterr().out
     card = _card()
     assert card["suppress_health_check"] == ["filter_too_much", "too_slow"]
@@ -159,3 +159,26 @@ def test_a_project_profile_named_ci_is_the_projects_not_hypothesiss(
     assert stamp["hypothesis"]["deadline_ms"] is None
     assert sorted(stamp["hypothesis"]["suppress_health_check"]) == ["filter_too_much",
                                                                     "too_slow"]
+
+
+def test_refresh_rewrites_an_inline_card_in_place_keeping_every_other_byte(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The compact manifest's inline cards: ``--refresh --new-seeds`` edits the card's one
+    line in the manifest (no card file), and the plugin governs with the new card."""
+    from gate.records import manifest
+
+    assert main(["init", "tests"]) == 0
+    path = Path(".github/gate.yml")
+    text = path.read_text()
+    (prop,) = manifest.load(path, Path("."))
+    before = manifest.card_of(prop)
+    capsys.readouterr()
+    assert main(["init", "tests", "--refresh", "--new-seeds"]) == 0
+    after = manifest.card_of(prop)
+    assert after["seed"] != before["seed"]
+    assert path.read_text() == text.replace(f"seed: {before['seed']}", f"seed: {after['seed']}")
+    assert (f"rewrote the inline card of tests/test_total.py::test_total in {path}: seed "
+            f"{before['seed']} -> {after['seed']}") in capsys.readouterr().out
+    assert not Path(".github/gate-cards").exists()
+    done = _plugin(project, "s", ci=False)
+    assert done.returncode == 0 and "gate: 1 stamp written" in done.stdout, done.stdout

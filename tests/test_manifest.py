@@ -79,7 +79,6 @@ def test_paths_are_relative_to_the_root(tmp_path: Path) -> None:
     (lambda m: m["properties"][0].update(fixtures=["fx/../../x"]), "properties.0.fixtures.0"),
     (lambda m: m["properties"][0].update(sample="a\\b"), "properties.0.sample"),
     (lambda m: m["properties"][0].update(fixtures=[]), "properties.0.fixtures"),
-    (lambda m: m["properties"][0].pop("junit"), "properties.0.junit"),
     (lambda m: m["properties"][0]["junit"].pop("name"), "properties.0.junit.name"),
     (lambda m: m["properties"][0].update(extra=1), "properties.0.extra"),
     (lambda m: m.update(properties=[]), "properties"),

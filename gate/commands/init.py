@@ -31,19 +31,22 @@ def _exists(path: Path, fix: str) -> GateInputError:
 
 
 def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path],
-                          collected: Any, root: Path, source: str) -> dict[int, list[str]]:
+                          collected: Any, root: Path, manifest_path: Path) -> dict[int, list[str]]:
     """Per index of an existing manifest entry still collected: the harness files (the
     pytest configuration, plugins, start-up files, the conftest.py files pytest loads for it)
-    its fixtures do not list yet."""
-    from gate.records import adopt
+    its fixtures (its groups' and globs' files too) do not list yet."""
+    from gate.records import adopt, manifest
 
+    source = str(manifest_path)
     by_id = {item.nodeid: item for item in found}
+    listed = {p.test_id: p for p in manifest.from_record(old_record, source, root)}
     added: dict[int, list[str]] = {}
     for index, entry in enumerate(old_record["properties"]):
         item = by_id.get(entry["test_id"])
         if item is None:
             continue
-        have = set(entry["fixtures"])
+        have = {adopt.relative_to_root(f, root, source, "fixtures", "")
+                for f in listed[entry["test_id"]].fixtures}
         wanted = [*adopt.conftest_files(item.path, collected.sys_path, root), *harness]
         missing: list[str] = []
         for path in wanted:
@@ -62,9 +65,11 @@ def cmd_init(args: argparse.Namespace) -> int:
     root = Path(args.root)
     if not root.is_dir():
         raise GateInputError(str(root), "--root", "not a folder")
-    manifest_path, cards, policy_path = Path(args.manifest), Path(args.cards), Path(args.policy)
-    adopt.relative_to_root(cards, root, str(cards), "--cards",
-                            "the manifest names cards relative to the root")
+    manifest_path, policy_path = Path(args.manifest), Path(args.policy)
+    cards = Path(args.cards) if getattr(args, "cards", None) else None
+    if cards is not None:
+        adopt.relative_to_root(cards, root, str(cards), "--cards",
+                                "the manifest names cards relative to the root")
     if getattr(args, "new_seeds", False) and not getattr(args, "refresh", False):
         raise GateInputError("gate init", "--new-seeds", "only with --refresh")
     if getattr(args, "refresh", False):
@@ -120,12 +125,12 @@ def cmd_init(args: argparse.Namespace) -> int:
     harness = adopt.harness_files(collected.inipath, collected.plugin_files,
                                   collected.sys_path, root)
     harness_added = _harness_for_existing(old_record, found, harness, collected, root,
-                                          str(manifest_path)) if args.add else {}
+                                          manifest_path) if args.add else {}
     if not new and not harness_added:
         say(f"nothing to add: every Hypothesis test is in {manifest_path} already")
         return OPEN
 
-    names = adopt.card_file_names([item.nodeid for item in new])
+    names = adopt.card_file_names([item.nodeid for item in new]) if cards else {}
     planned: list[adopt.Planned] = []
     extensions: dict[Path, Path] = {}
     for item in new:
@@ -148,12 +153,13 @@ def cmd_init(args: argparse.Namespace) -> int:
             shown = adopt.relative_to_root(path, root, source, "fixtures", "")
             if shown not in fixtures:
                 fixtures.append(shown)
-        card_path = cards / names[item.nodeid]
+        card_path = cards / names[item.nodeid] if cards else None
         card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source,
                               item.card_settings)
         entry = adopt.entry_for(
             test_id=item.nodeid,
-            card=adopt.relative_to_root(card_path, root, str(cards), "--cards", ""),
+            card=(adopt.relative_to_root(card_path, root, str(cards), "--cards", "")
+                  if card_path else card),
             fixtures=fixtures, classname=item.classname, name=item.name, location=location,
             line=item.line)
         planned.append(adopt.Planned(item.nodeid, card_path, card, entry))
@@ -168,14 +174,16 @@ def cmd_init(args: argparse.Namespace) -> int:
             "add them and the build script (setup.py) to the fixtures of the properties that "
             "run it (README, Adopt it in your repository, step 3)")
     for plan in planned:
-        if os.path.lexists(plan.card_path):
+        if plan.card_path is not None and os.path.lexists(plan.card_path):
             raise _exists(plan.card_path, "remove it, or pass another --cards folder")
     entries = [plan.entry for plan in planned]
     if original is None:
-        text = adopt.render_manifest(entries)
+        groups, entries = adopt.compact(entries)
+        text = adopt.render_manifest(entries, groups)
         adopt.check_manifest_text(text, str(manifest_path), root)
         manifest_bytes = text.encode("utf-8")
     else:
+        entries = [adopt.with_groups(e, old_record.get("groups") or {}) for e in entries]
         base, record = original, old_record
         if harness_added:
             base = adopt.add_fixtures(original, old_record, harness_added, str(manifest_path),
@@ -195,6 +203,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     lines: list[str] = []
     try:
         for plan in planned:
+            if plan.card_path is None:
+                continue
             write_once(plan.card_path,
                        (json.dumps(plan.card, indent=2, sort_keys=True) + "\n").encode("utf-8"))
             created.append(plan.card_path)
@@ -206,7 +216,8 @@ def cmd_init(args: argparse.Namespace) -> int:
             lines.append(f"wrote {policy_path} (an empty allowlist)")
         if original is None:
             write_once(manifest_path, manifest_bytes)
-            lines.append(f"wrote {manifest_path} ({_count(len(entries), 'property')})")
+            lines.append(f"wrote {manifest_path} ({_count(len(entries), 'property')}"
+                         + ("" if cards else ", their cards inline") + ")")
         else:
             if read_bytes_capped(manifest_path) != original:
                 raise GateInputError(str(manifest_path), "(file)", "changed while gate init "
@@ -260,32 +271,45 @@ def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     it changed."""
     import json
 
-    from gate.records import load, manifest
-    from gate.records.files import write_replace
+    from gate.records import adopt, manifest
+    from gate.records.files import parse_yaml, read_bytes_capped, write_replace
 
     if not manifest_path.is_file():
         raise GateInputError(str(manifest_path), "--refresh", "no manifest whose cards to "
                              "refresh; run gate init first")
-    props = manifest.load(manifest_path, root)
+    original = read_bytes_capped(manifest_path)
+    record = parse_yaml(original, str(manifest_path))
+    props = manifest.from_record(record, str(manifest_path), root)
     collected, _ = _collect_both_ways(args.tests, args.python)  # as gate init writes cards
     by_id = {item.nodeid: item for item in collected.items if item.hypothesis}
     changed = 0
-    for prop in props:
+    inline: dict[int, dict[str, Any]] = {}
+    for index, prop in enumerate(props):
         item = by_id.get(prop.test_id)
         if item is None:
             say(f"note: {prop.test_id} is not collected (renamed or removed? gate init --add "
                 "names the new test; remove the old entry): its card is left as it is")
             continue
-        old = load.load_card(prop.card)
+        old = manifest.card_of(prop)
         new = refreshed_card(old, item.max_examples, item.card_settings,
                              secrets.randbits(32) if args.new_seeds else None)
         if new == old:
             continue
-        write_replace(prop.card, (json.dumps(new, indent=2, sort_keys=True) + "\n").encode())
         changed += 1
         what = ", ".join(f"{k} {json.dumps(old.get(k))} -> {json.dumps(new.get(k))}"
                          for k in ("seed", *SETTINGS_FIELDS) if old.get(k) != new.get(k))
+        if prop.card_record is not None:
+            inline[index] = new
+            say(f"rewrote the inline card of {prop.test_id} in {manifest_path}: {what}")
+            continue
+        write_replace(prop.card, (json.dumps(new, indent=2, sort_keys=True) + "\n").encode())
         say(f"rewrote {prop.card}: {what}")
+    if inline:
+        text = adopt.replace_cards(original, record, inline, str(manifest_path), root)
+        if read_bytes_capped(manifest_path) != original:
+            raise GateInputError(str(manifest_path), "(file)", "changed while gate init ran; "
+                                 "run it again")
+        write_replace(manifest_path, text)
     if changed:
         say(f"{_count(changed, 'card')} changed: a changed card is a new card (its hash "
             "changes): review and commit them; both stamp jobs run again on them")

@@ -211,8 +211,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    help="test files or folders, passed to pytest (default: pytest's own)")
     p.add_argument("--manifest", default=".github/gate.yml", metavar="FILE",
                    help="the manifest to write (default: .github/gate.yml)")
-    p.add_argument("--cards", default=".github/gate-cards", metavar="DIR",
-                   help="where the sample cards go (default: .github/gate-cards)")
+    p.add_argument("--cards", default=None, metavar="DIR",
+                   help="write each sample card as a file in DIR (e.g. .github/gate-cards; "
+                   "default: each card inline in the manifest, the same card hash)")
     p.add_argument("--policy", default=str(DEFAULT_POLICY), metavar="FILE",
                    help=f"the empty policy to write (default: {DEFAULT_POLICY})")
     p.add_argument("--add", action="store_true",

@@ -26,12 +26,11 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
             manifests = [str(Path(args.root) / DEFAULT_MANIFEST)]
     if manifests:
         from gate.records import manifest
-        from gate.records.load import load_card
 
         props = [prop for path in manifests for prop in manifest.load(Path(path), Path(args.root))]
         ids = {prop.test_id for prop in props}
         allowlisted = {entry.test_id for entry in pol.allowlist}
-        cards = {prop.test_id: (prop.card.as_posix(), load_card(prop.card)) for prop in props
+        cards = {prop.test_id: (prop.card.as_posix(), manifest.card_of(prop)) for prop in props
                  if prop.test_id in allowlisted}
     findings = policy.check(pol, now, args.max_days, ids, cards)
     for line in policy.describe(pol, now):

@@ -34,8 +34,8 @@ previous name) is a judge of:
 6   ``__init__.py`` in a folder from the root to a gated test's      all                harness
     folder, or to the folder of a changed conftest or test module
     (pytest imports a test module's packages with it)
-7   a path the manifest lists for the property: a fixture, its       that property      fixture /
-    card, its test file                                                                 card
+7   a path the manifest lists for the property: a fixture (or a      that property      fixture /
+    file one of its fixture globs matches), its card, its test file                     card
 ==  ===============================================================  =================  ==========
 
 Rows 1-6 need no manifest: they are judged by name, by rules in this code that the patch
@@ -54,6 +54,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from gate.decide import globs
 
 #: pytest's configuration files (pytest reads the first one it finds walking up from the
 #: common folder of its arguments; ``setup.cfg``/``pyproject.toml`` only with a pytest section,
@@ -78,6 +80,9 @@ class PropertyFiles:
     test_file: str | None  # its test file (the manifest's location.path), for rows 4 and 5
     fixtures: tuple[str, ...] = ()
     card: str | None = None
+    #: Its fixture globs (:mod:`gate.decide.globs`), repository-relative: a changed path
+    #: one matches is a fixture of the property, whether or not it existed when listed.
+    globs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,7 @@ def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[Prope
             per_path.setdefault(path, {}).setdefault("fixture", set()).add(prop.test_id)
         if prop.card:
             per_path.setdefault(prop.card, {}).setdefault("card", set()).add(prop.test_id)
+    globbed = [(p.test_id, p.globs) for p in properties if p.globs]
     changed = list(changed)
     test_folders = _package_folders(properties, changed)
     out: list[Changed] = []
@@ -127,7 +133,7 @@ def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[Prope
         acc = _Acc()
         for name in (path, previous):
             if name:
-                _match(name, config, per_path, every, test_folders, acc)
+                _match(name, config, per_path, every, test_folders, globbed, acc)
         if acc.kinds and acc.ids:
             ordered = tuple(k for k in KINDS if k in acc.kinds)
             everyone = set(every) <= acc.ids
@@ -188,7 +194,8 @@ def runs_in_the_test_process(path: str, test_folders: frozenset[str] | set[str])
 
 def _match(path: str, config: Mapping[str, str],
            per_path: Mapping[str, Mapping[str, set[str]]], every: Sequence[str],
-           test_folders: set[str], acc: _Acc) -> None:
+           test_folders: set[str], globbed: Sequence[tuple[str, tuple[str, ...]]],
+           acc: _Acc) -> None:
     if path in config:  # row 1
         acc.kinds.add(config[path])
         acc.ids.update(every)
@@ -201,3 +208,8 @@ def _match(path: str, config: Mapping[str, str],
     for kind, ids in per_path.get(path, {}).items():  # row 7
         acc.kinds.add(kind)
         acc.ids.update(ids)
+    matched = {test_id for test_id, patterns in globbed  # row 7, its fixture globs
+               if any(globs.matches(g, path) for g in patterns)}
+    if matched:
+        acc.kinds.add("fixture")
+        acc.ids.update(matched)

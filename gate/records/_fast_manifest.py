@@ -3,8 +3,8 @@
 # mypy: ignore-errors
 # fmt: off
 
-SCHEMA_FILES = ('manifest',)
-SCHEMA_SHA256 = "3d02687e478e84b88f2e4f920d1f79958acd94dc9d8e6dfe5034830a79f0a32e"
+SCHEMA_FILES = ('manifest', 'sample-card')
+SCHEMA_SHA256 = "ba247dc726149255512f28c5d4aa9792f8eaefe7c4f87f5ce2c7fa84c427d9e3"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -19,7 +19,8 @@ JsonSchemaValuesException = JsonSchemaValueException
 
 
 REGEX_PATTERNS = {
-    '^[^/\\\\]': re.compile('^[^/\\\\]')
+    '^[^/\\\\]': re.compile('^[^/\\\\]'),
+    '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\\Z')
 }
 
 NoneType = type(None)
@@ -38,6 +39,38 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json(data,
             data__version = data["version"]
             if not (isinstance(data__version, (int, float)) and not isinstance(data__version, bool) and data__version == 1):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".version must be same as const definition: 1", value=data__version, name="" + (name_prefix or "data") + ".version", rule='const')
+        if "groups" in data_keys:
+            data_keys.remove("groups")
+            data__groups = data["groups"]
+            if not (isinstance(data__groups, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups must be object", value=data__groups, name="" + (name_prefix or "data") + ".groups", rule='type')
+            data__groups_is_dict = isinstance(data__groups, dict)
+            if data__groups_is_dict:
+                data__groups_keys = set(data__groups.keys())
+                for data__groups_key in data__groups_keys:
+                    if data__groups_key not in []:
+                        data__groups_value = data__groups.get(data__groups_key)
+                        if not (isinstance(data__groups_value, list)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be array", value=data__groups_value, name="" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + "", rule='type')
+                        data__groups_value_is_list = isinstance(data__groups_value, (list, tuple))
+                        if data__groups_value_is_list:
+                            data__groups_value_len = len(data__groups_value)
+                            if data__groups_value_len < 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must contain at least 1 items", value=data__groups_value, name="" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + "", rule='minItems')
+                            if data__groups_value_len > 10000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must contain less than or equal to 10000 items", value=data__groups_value, name="" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + "", rule='maxItems')
+                            for data__groups_value_x, data__groups_value_item in enumerate(data__groups_value):
+                                validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_item(data__groups_value_item, custom_formats, (name_prefix or "data") + ".groups.{data__groups_key}[{data__groups_value_x}]".format(**locals()))
+                data__groups_len = len(data__groups)
+                if data__groups_len != 0:
+                    data__groups_property_names = True
+                    for data__groups_key in data__groups:
+                        try:
+                            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_name(data__groups_key, custom_formats, (name_prefix or "data") + ".groups")
+                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                            data__groups_property_names = False
+                    if not data__groups_property_names:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups must be named by propertyName definition", value=data__groups, name="" + (name_prefix or "data") + ".groups", rule='propertyNames')
         if "properties" in data_keys:
             data_keys.remove("properties")
             data__properties = data["properties"]
@@ -61,7 +94,7 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['test_id', 'card', 'fixtures', 'junit']) - data.keys()
+        data__missing_keys = set(['test_id', 'card', 'fixtures']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
         data_keys = set(data.keys())
@@ -79,7 +112,20 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__card, custom_formats, (name_prefix or "data") + ".card")
+            data__card_one_of_count1 = 0
+            if data__card_one_of_count1 < 2:
+                try:
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__card, custom_formats, (name_prefix or "data") + ".card")
+                    data__card_one_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__card_one_of_count1 < 2:
+                try:
+                    if not (isinstance(data__card, dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".card must be object", value=data__card, name="" + (name_prefix or "data") + ".card", rule='type')
+                    data__card_one_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__card_one_of_count1 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".card must be valid exactly by one definition" + (" (" + str(data__card_one_of_count1) + " matches found)"), value=data__card, name="" + (name_prefix or "data") + ".card", rule='oneOf')
         if "fixtures" in data_keys:
             data_keys.remove("fixtures")
             data__fixtures = data["fixtures"]
@@ -93,7 +139,7 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
                 if data__fixtures_len > 10000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixtures must contain less than or equal to 10000 items", value=data__fixtures, name="" + (name_prefix or "data") + ".fixtures", rule='maxItems')
                 for data__fixtures_x, data__fixtures_item in enumerate(data__fixtures):
-                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__fixtures_item, custom_formats, (name_prefix or "data") + ".fixtures[{data__fixtures_x}]".format(**locals()))
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_fixture_item(data__fixtures_item, custom_formats, (name_prefix or "data") + ".fixtures[{data__fixtures_x}]".format(**locals()))
         if "sample" in data_keys:
             data_keys.remove("sample")
             data__sample = data["sample"]
@@ -169,6 +215,57 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
     return data
 
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_fixture_item(data, custom_formats={}, name_prefix=None):
+    data_one_of_count2 = 0
+    if data_one_of_count2 < 2:
+        try:
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count2 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count2 < 2:
+        try:
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count2 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count2 < 2:
+        try:
+            if not (isinstance(data, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['group']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
+                data_keys = set(data.keys())
+                if "group" in data_keys:
+                    data_keys.remove("group")
+                    data__group = data["group"]
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_name(data__group, custom_formats, (name_prefix or "data") + ".group")
+                if data_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
+            data_one_of_count2 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count2 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count2) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
+    return data
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['glob']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
+        data_keys = set(data.keys())
+        if "glob" in data_keys:
+            data_keys.remove("glob")
+            data__glob = data["glob"]
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__glob, custom_formats, (name_prefix or "data") + ".glob")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
+    return data
+
 def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", rule='type')
@@ -180,6 +277,30 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 4096 characters", value=data, name="" + (name_prefix or "data") + "", rule='maxLength')
         if not REGEX_PATTERNS['^[^/\\\\]'].search(data):
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[^/\\\\]", value=data, name="" + (name_prefix or "data") + "", rule='pattern')
+    return data
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_name(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", value=data, name="" + (name_prefix or "data") + "", rule='pattern')
+    return data
+
+def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_item(data, custom_formats={}, name_prefix=None):
+    data_one_of_count3 = 0
+    if data_one_of_count3 < 2:
+        try:
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count3 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count3 < 2:
+        try:
+            validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count3 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count3 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count3) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
     return data
 
 validate = validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,18 +40,15 @@ _NAME_LIMIT = 96
 _THIRD_PARTY_DIRS = {"site-packages", "dist-packages", "node_modules", ".tox", ".nox"}
 
 MANIFEST_HEADER = """\
-# The stamp manifest (written by `gate init`; review it, then commit it).
-# One entry per Hypothesis property. Every path is relative to the stamping root
-# (`gate stamp --root`, the plugin's `--gate-root`; default: the current folder, which in CI
-# is the repository root), never to this file's folder.
+# The stamp manifest (written by `gate init`; review it, then commit it). Paths are relative
+# to the stamping root (`gate stamp --root`; in CI the repository root), not to this file.
+#   groups    fixtures many properties share, written once; a property names them
 #   test_id   the pytest node id; stamps, reports and the policy name the property by it
 #   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
-#   fixtures  the bytes the property checks: its test file, the conftest.py files pytest
-#             loads for it, and the project modules they import (followed transitively),
-#             then the test harness: pytest's configuration file, the plugins it loads
-#             (-p, pytest_plugins) and sitecustomize.py/*.pth on the path.
-#             Add the data files it reads; a change to any of them is a new fixture.
-#   junit     how the test is found in the JUnit report (and by the pytest plugin)
+#   fixtures  the bytes the property checks: its test file, the project modules and
+#             conftest.py files it loads, the test harness (pytest's configuration, its
+#             plugins, sitecustomize.py/*.pth); add the data files it reads ({glob: "data/*"})
+#   junit     how the test is found in the JUnit report, when pytest's node id does not say
 #   location  where a red result is annotated (the test's file and line)
 """
 
@@ -81,7 +79,7 @@ class Planned:
     """One property ``gate init`` writes: its card (path and record) and its manifest entry."""
 
     test_id: str
-    card_path: Path  # where the card file is written (as given, relative to the current folder)
+    card_path: Path | None  # its card file (relative to the current folder); None: inline
     card: dict[str, Any]
     entry: dict[str, Any]  # the manifest entry (paths relative to the root)
 
@@ -293,15 +291,22 @@ def card_for(test_id: str, max_examples: int | None, seed: int, source: str,
     return card
 
 
-def entry_for(*, test_id: str, card: str, fixtures: Sequence[str], classname: str, name: str,
-              location: str, line: int | None) -> dict[str, Any]:
-    junit: dict[str, Any] = {"classname": classname, "name": name} if classname else {
-        "name": name}
+def entry_for(*, test_id: str, card: str | dict[str, Any], fixtures: Sequence[str],
+              classname: str, name: str, location: str, line: int | None) -> dict[str, Any]:
+    """A manifest entry; ``card`` a path, or the card itself (written inline, without its
+    ``property``). ``junit`` is left out when pytest's junitxml names the test id so
+    (:func:`gate.records.manifest.junit_of`)."""
+    entry: dict[str, Any] = {"test_id": test_id, "fixtures": list(fixtures)}
+    entry["card"] = card if isinstance(card, str) else {
+        k: v for k, v in card.items() if k != "property"}
+    if manifest.junit_of(test_id) != ((classname or None), name):
+        entry["junit"] = {"classname": classname, "name": name} if classname else {
+            "name": name}
     loc: dict[str, Any] = {"path": location}
     if line is not None and line >= 1:
         loc["line"] = line
-    return {"test_id": test_id, "card": card, "fixtures": list(fixtures), "junit": junit,
-            "location": loc}
+    entry["location"] = loc
+    return entry
 
 
 def _q(value: str) -> str:
@@ -309,25 +314,119 @@ def _q(value: str) -> str:
     return json.dumps(value, ensure_ascii=True)
 
 
+def _flow(value: Any) -> str:
+    """A value as a one-line YAML flow node (mappings with bare keys, JSON for the rest)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return _q(value) if isinstance(value, str) else json.dumps(value)
+
+
+#: Card fields in the order an inline card shows them.
+_CARD_ORDER = ("cases", "seed", "deadline_ms", "suppress_health_check", "freeze_expires_at",
+               "description")
+
+
+def _card_text(card: Any) -> str:
+    if isinstance(card, str):
+        return _q(card)
+    ordered = {k: card[k] for k in _CARD_ORDER if k in card}
+    ordered.update({k: v for k, v in card.items() if k not in ordered})
+    return _flow(ordered)
+
+
 def render_entries(entries: Sequence[dict[str, Any]], indent: str = "  ") -> str:
     lines: list[str] = []
     for entry in entries:
         lines.append(f"{indent}- test_id: {_q(entry['test_id'])}")
-        lines.append(f"{indent}  card: {_q(entry['card'])}")
-        lines.append(f"{indent}  fixtures:")
-        lines += [f"{indent}    - {_q(path)}" for path in entry["fixtures"]]
-        junit = entry["junit"]
-        parts = [f"classname: {_q(junit['classname'])}"] if "classname" in junit else []
-        parts.append(f"name: {_q(junit['name'])}")
-        lines.append(f"{indent}  junit: {{{', '.join(parts)}}}")
-        loc = entry["location"]
-        where = f"path: {_q(loc['path'])}" + (f", line: {loc['line']}" if "line" in loc else "")
-        lines.append(f"{indent}  location: {{{where}}}")
+        lines.append(f"{indent}  card: {_card_text(entry['card'])}")
+        if all(isinstance(p, str) for p in entry["fixtures"]) and len(entry["fixtures"]) > 3:
+            lines.append(f"{indent}  fixtures:")
+            lines += [f"{indent}    - {_q(path)}" for path in entry["fixtures"]]
+        else:
+            lines.append(f"{indent}  fixtures: {_flow(entry['fixtures'])}")
+        if "junit" in entry:
+            lines.append(f"{indent}  junit: {_flow(entry['junit'])}")
+        if "location" in entry:
+            lines.append(f"{indent}  location: {_flow(entry['location'])}")
     return "".join(f"{line}\n" for line in lines)
 
 
-def render_manifest(entries: Sequence[dict[str, Any]]) -> str:
-    return f"{MANIFEST_HEADER}version: 1\nproperties:\n{render_entries(entries)}"
+def render_manifest(entries: Sequence[dict[str, Any]],
+                    groups: Mapping[str, Sequence[str]] | None = None) -> str:
+    text = f"{MANIFEST_HEADER}version: 1\n"
+    if groups:
+        text += "groups:\n" + "".join(
+            f"  {name}:\n" + "".join(f"    - {_q(path)}\n" for path in paths)
+            for name, paths in groups.items())
+    return f"{text}properties:\n{render_entries(entries)}"
+
+
+def _group_name(paths: Sequence[str], taken: set[str]) -> str:
+    folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
+    stem = _SAFE.sub("-", folder).strip("._-")[:48] or "shared"
+    name, n = stem, 2
+    while name in taken:
+        name, n = f"{stem}-{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def compact(entries: Sequence[dict[str, Any]], taken: Sequence[str] = (),
+            min_files: int = 2) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
+    """The fixtures entries share, written once: every set of at least ``min_files`` files
+    that exactly the same two or more entries list (each entry's own test file, its
+    ``location``, aside) becomes a group, named after the files' common folder (``shared``
+    at the root); each entry names its groups after its test file and keeps its other files.
+    Every entry's fixtures expand to the same set of files (so the same fixture hash)."""
+    users: dict[str, set[int]] = {}
+    for index, entry in enumerate(entries):
+        own = (entry.get("location") or {}).get("path")
+        for path in entry["fixtures"]:
+            if isinstance(path, str) and path != own:
+                users.setdefault(path, set()).add(index)
+    by_users: dict[frozenset[int], list[str]] = {}
+    for path, who in users.items():
+        if len(who) >= 2:
+            by_users.setdefault(frozenset(who), []).append(path)
+    names = set(taken)
+    groups: dict[str, list[str]] = {}
+    member: dict[str, str] = {}
+    for paths in by_users.values():
+        if len(paths) >= min_files:
+            name = _group_name(paths, names)
+            groups[name] = paths
+            member.update(dict.fromkeys(paths, name))
+    return groups, [_grouped(entry, member) for entry in entries]
+
+
+def _grouped(entry: dict[str, Any], member: Mapping[str, str]) -> dict[str, Any]:
+    """``entry`` with each file of ``member`` (file -> group) replaced by its group, named
+    once: its own test file first, then its groups, then its other items."""
+    own = (entry.get("location") or {}).get("path")
+    named: list[str] = []
+    rest: list[Any] = []
+    for path in entry["fixtures"]:
+        group = member.get(path) if isinstance(path, str) else None
+        if group is not None:
+            if group not in named:
+                named.append(group)
+        elif path != own:
+            rest.append(path)
+    head = [own] if own in entry["fixtures"] else []
+    return {**entry, "fixtures": [*head, *({"group": g} for g in named), *rest]}
+
+
+def with_groups(entry: dict[str, Any], groups: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+    """``entry`` naming each of ``groups`` whose files (plain paths only) its fixtures all
+    list, in their place: for ``gate init --add`` into a manifest that has groups."""
+    fixtures = set(p for p in entry["fixtures"] if isinstance(p, str))
+    member: dict[str, str] = {}
+    for name, paths in groups.items():
+        if all(isinstance(p, str) for p in paths) and set(paths) <= fixtures:
+            member.update({p: name for p in paths if p not in member})
+    return _grouped(entry, member)
 
 
 def check_manifest_text(text: str, source: str, root: Path) -> Any:
@@ -461,3 +560,72 @@ def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Seque
         raise refuse
     manifest.from_record(parsed, source, root, check_paths=False)
     return text.encode("utf-8")
+
+
+def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str, Any]],
+                  source: str, root: Path) -> bytes:
+    """``original`` with the inline card of each entry ``index`` of ``cards`` rewritten (one
+    flow mapping in place of the old card's text), every other byte kept; the result must
+    parse to the old record with exactly those cards changed, else it is refused
+    (``gate init --refresh``)."""
+    import yaml
+
+    try:
+        text = original.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
+    expected = json.loads(json.dumps(old_record))
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    props = next((v for k, v in node.value if k.value == "properties"), None) \
+        if isinstance(node, yaml.MappingNode) else None
+    refuse = GateInputError(source, "card", "cannot rewrite an inline card in place; write "
+                            "each inline card as one flow mapping (`card: {cases: 100, seed: "
+                            "1}`) and run gate init --refresh again")
+    if not isinstance(props, yaml.SequenceNode):
+        raise refuse
+    edits: list[tuple[int, int, str]] = []
+    for index, card in sorted(cards.items()):
+        entry = props.value[index]
+        old = next((v for k, v in entry.value if k.value == "card"), None) \
+            if isinstance(entry, yaml.MappingNode) else None
+        if not isinstance(old, yaml.MappingNode):
+            raise refuse
+        written = {k: v for k, v in card.items()
+                   if k != "property" or "property" in expected["properties"][index]["card"]}
+        expected["properties"][index]["card"] = written
+        edits.append((old.start_mark.index, old.end_mark.index, _card_text(written)))
+    for start, end, insert in sorted(edits, reverse=True):
+        text = text[:start] + insert + text[end:]
+    try:
+        parsed = parse_yaml(text.encode("utf-8"), source)
+    except GateInputError:
+        raise refuse from None
+    if parsed != expected:
+        raise refuse
+    manifest.from_record(parsed, source, root, check_paths=False)
+    return text.encode("utf-8")
+
+
+def compact_text(record: Any, source: str, root: Path) -> str:
+    """The compact form of a manifest record (as ``gate init`` writes one): each card file's
+    card inline, the fixtures entries share as groups (:func:`compact`). Every property's
+    fixture hash is the record's (``scripts/compact_manifest.py`` checks it); a record that
+    has groups already is refused."""
+    from gate.records.load import load_card
+
+    if record.get("groups"):
+        raise GateInputError(source, "groups", "already compact (it has groups)")
+    props = manifest.from_record(record, source, root)
+    entries: list[dict[str, Any]] = []
+    for raw, prop in zip(record["properties"], props, strict=True):
+        entry = dict(raw)
+        if "junit" in entry and manifest.junit_of(prop.test_id) == (
+                entry["junit"].get("classname"), entry["junit"]["name"]):
+            del entry["junit"]
+        if prop.card_record is None:
+            entry["card"] = {k: v for k, v in load_card(prop.card).items() if k != "property"}
+        entries.append(entry)
+    groups, entries = compact(entries)
+    text = render_manifest(entries, groups)
+    check_manifest_text(text, source, root)
+    return text

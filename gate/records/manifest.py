@@ -16,6 +16,35 @@ Example::
         junit: {classname: tests.test_parser, name: test_round_trip}
         location: {path: tests/test_parser.py, line: 12}   # optional, for annotations
 
+**Written once** (the compact form ``gate init`` writes): fixtures many properties share go
+under ``groups`` and each property names them, beside its own files; a ``{glob: PATTERN}``
+item stands for the files a pattern matches (syntax: :mod:`gate.decide.globs`), listed when the
+manifest is read; a card may be written inline::
+
+    version: 1
+    groups:
+      package: [src/pkg/__init__.py, src/pkg/_core.py, tests/conftest.py, pyproject.toml]
+    properties:
+      - test_id: tests/test_core.py::test_round_trip
+        card: {cases: 100, seed: 1234}          # inline: its property is the test_id
+        fixtures: [{group: package}, tests/test_core.py, {glob: "tests/data/**/*.json"}]
+        location: {path: tests/test_core.py, line: 12}
+
+Without ``junit`` the test is found by the names pytest's JUnit report gives its node id
+(:func:`junit_of`: ``tests.test_core`` and ``test_round_trip`` here).
+
+A property's fixtures are its items in order, each group's items in its place, each glob's
+files ordered by the UTF-8 bytes of their root-relative paths (the order the fixture hash
+orders files in), duplicates dropped: the fixture hash (which orders and de-duplicates the
+files itself, SPEC §1) is byte for byte the one of the same files listed one by one, and an
+inline card hashes as the same card in a file. Bad input, exit 2, naming the manifest and the
+field: a glob that matches no file (``properties.N.fixtures.M.glob`` or
+``groups.NAME.K.glob``), a group a property names that ``groups`` does not define, and a group
+that no property names (dead configuration hides a typo). Globs are listed only where the
+manifest's paths are checked (not for another commit's manifest, read without its checkout):
+there the judge-files attribution matches changed paths against the patterns
+(:func:`gate.decide.judges.judged`).
+
 ``location.path`` is relative to the root like every other path and must name an existing
 file (a location that does not exist is bad input, naming the entry); the stamp records it
 relative to the repository root (see :func:`gate.testrun.stamping.repository_path`), so that an
@@ -31,14 +60,18 @@ recorder route, ``gate init --add``, ``gate policy check --manifest``) goes thro
 
 from __future__ import annotations
 
+import functools
+import os
 import re
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from gate.errors import GateInputError
 from gate.records import schemas
-from gate.records.files import lexists, read_yaml
+from gate.records.files import lexists, read_bytes_capped, read_yaml
 from gate.records.load import load_card
 
 DEFAULT_MANIFEST = Path(".github/gate.yml")
@@ -55,6 +88,13 @@ class Property:
     location: dict[str, Any] | None
     #: The file ``location.path`` names (root joined), checked to exist when loaded.
     location_file: Path | None = None
+    #: An inline card (``card:`` a mapping; its ``property`` filled in), else None: ``card`` is
+    #: its file. For an inline card ``card`` is the manifest file.
+    card_record: dict[str, Any] | None = None
+    #: The glob patterns among its fixtures (its groups' too), relative to the root.
+    globs: tuple[str, ...] = ()
+    #: The manifest's source name and entry index (where an inline card is read again).
+    where: tuple[str, int] | None = None
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:
@@ -77,6 +117,18 @@ def _existing(root: Path, value: str, source: str, where: str, test_id: str,
                              "folder under the root; fix the path (relative to the root) or "
                              "create the file")
     return path
+
+
+def junit_of(test_id: str) -> tuple[str | None, str]:
+    """``(classname, name)`` pytest's junitxml gives the test whose node id is ``test_id``
+    (the file path dotted, ``.py`` dropped, then the classes; parameters kept on the name):
+    the selector of an entry without ``junit``. ``gate init`` leaves ``junit`` out only when
+    the collected test's own names are these."""
+    path, bracket, params = test_id.partition("[")
+    names = path.split("::")
+    names[0] = re.sub(r"\.py$", "", names[0].replace("/", "."))
+    names[-1] += bracket + params
+    return (".".join(names[:-1]) or None), names[-1]
 
 
 def check_card(test_id: str, card: Any, source: str, field: str, card_path: str, *,
@@ -106,6 +158,172 @@ def _naming_the_test(exc: GateInputError, record: Any) -> GateInputError:
                           f"{exc.message} (the entry of test {test_id[:200]!r})")
 
 
+def expand_glob(root: Path, pattern: str, source: str, where: str) -> list[Path]:
+    """The regular files under ``root`` whose root-relative path matches ``pattern``
+    (:mod:`gate.decide.globs`), ordered by the UTF-8 bytes of that path. A symbolic link the
+    pattern reaches (a file it matches, or a folder it would look in) is refused, as the
+    fixture hash refuses one; a pattern matching nothing is bad input."""
+    from gate.decide import globs
+
+    found: list[bytes] = []
+    parts = globs.segments(pattern)
+
+    def refuse_link(path: bytes) -> None:
+        raise GateInputError(source, where, f"{pattern!r} reaches the symbolic link "
+                             f"{os.fsdecode(path)!r}; a fixture set never holds one (narrow "
+                             "the pattern or remove the link)")
+
+    def walk(folder: bytes, rel: bytes, rest: tuple[str, ...]) -> None:
+        if not rest:
+            return
+        head, tail = rest[0], rest[1:]
+        if head == "**":
+            if tail:
+                walk(folder, rel, tail)
+            for entry in _listing(folder, source, where):
+                if entry.is_dir(follow_symlinks=False):
+                    walk(entry.path, rel + entry.name + b"/", rest)
+                elif not tail and entry.is_file(follow_symlinks=False):
+                    found.append(rel + entry.name)
+                elif entry.is_symlink():
+                    refuse_link(entry.path)
+            return
+        if not globs.is_wild(head):
+            entries = [_one(folder, head)]
+        else:
+            regex = globs.segment_regex(head)
+            entries = [e for e in _listing(folder, source, where)
+                       if regex.fullmatch(os.fsdecode(e.name)) is not None]
+        for entry in entries:
+            if entry is None:
+                continue
+            if entry.is_symlink():
+                refuse_link(entry.path)
+            if tail and entry.is_dir(follow_symlinks=False):
+                walk(entry.path, rel + entry.name + b"/", tail)
+            elif not tail and entry.is_file(follow_symlinks=False):
+                found.append(rel + entry.name)
+
+    walk(os.fsencode(root), b"", parts)
+    names = sorted(set(found))
+    if not names:
+        raise GateInputError(source, where, f"{pattern!r} matches no file under the root "
+                             f"{root}; fix the pattern (relative to the root, "
+                             "gate/decide/globs.py) or remove it")
+    return [root / os.fsdecode(name) for name in names]
+
+
+class _Entry:
+    """A path met while expanding a glob, as much of ``os.DirEntry`` as the walk reads."""
+
+    def __init__(self, path: bytes, name: bytes, mode: int) -> None:
+        self.path, self.name, self._mode = path, name, mode
+
+    def is_symlink(self) -> bool:
+        return stat.S_ISLNK(self._mode)
+
+    def is_dir(self, follow_symlinks: bool = False) -> bool:
+        return stat.S_ISDIR(self._mode)
+
+    def is_file(self, follow_symlinks: bool = False) -> bool:
+        return stat.S_ISREG(self._mode)
+
+
+def _one(folder: bytes, name: str) -> _Entry | None:
+    path = os.path.join(folder, os.fsencode(name))
+    try:
+        return _Entry(path, os.fsencode(name), os.lstat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _listing(folder: bytes, source: str, where: str) -> list[Any]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        raise GateInputError(source, where, f"cannot list {os.fsdecode(folder)!r}: "
+                             f"{exc.strerror}") from None
+
+
+_Item = tuple[str, str, str]  # (kind "path" | "glob", root-relative text, field)
+
+
+def _groups(record: Mapping[str, Any], source: str) -> dict[str, list[_Item]]:
+    groups: dict[str, list[_Item]] = {}
+    for name, items in (record.get("groups") or {}).items():
+        groups[name] = [("path", item, f"groups.{name}.{k}") if isinstance(item, str)
+                        else ("glob", item["glob"], f"groups.{name}.{k}.glob")
+                        for k, item in enumerate(items)]
+    return groups
+
+
+def _items(raw: Mapping[str, Any], where: str, groups: Mapping[str, list[_Item]],
+           used: set[str], source: str, test_id: str) -> list[_Item]:
+    """A property's fixture items, each group's in its place."""
+    found: list[_Item] = []
+    for n, item in enumerate(raw["fixtures"]):
+        field = f"{where}.fixtures.{n}"
+        if isinstance(item, str):
+            found.append(("path", item, field))
+        elif "glob" in item:
+            found.append(("glob", item["glob"], f"{field}.glob"))
+        else:
+            name = item["group"]
+            if name not in groups:
+                raise GateInputError(source, f"{field}.group",
+                                     f"{name!r} (test {test_id!r}): no such group under "
+                                     "groups; define it or fix the name")
+            used.add(name)
+            found += groups[name]
+    return found
+
+
+def _inline_card(raw: Mapping[str, Any], test_id: str, source: str,
+                 where: str) -> dict[str, Any]:
+    """An inline card with its ``property`` (the test id), validated as a card file is."""
+    card = dict(raw["card"])
+    if "property" in card:
+        check_card(test_id, card, source, f"{where}.card.property", f"{where}.card")
+    card["property"] = test_id
+    try:
+        schemas.validate("sample-card", card, source)
+    except GateInputError as exc:
+        raise GateInputError(source, f"{where}.card.{exc.field}".rstrip("."),
+                             f"{exc.message} (the inline card of test {test_id[:200]!r})") \
+            from None
+    return card
+
+
+def card_of(prop: Property) -> dict[str, Any]:
+    """The property's card as it is now: its file read, or its inline card read again from the
+    manifest file (so a card changed during a run is seen, as a card file's change is)."""
+    if prop.card_record is None:
+        return load_card(prop.card)
+    if prop.where is None:
+        return dict(prop.card_record)
+    source, index = prop.where
+    entries = _parsed(prop.card, read_bytes_capped(prop.card)).get("properties")
+    raw = entries[index] if isinstance(entries, list) and index < len(entries) else None
+    if not isinstance(raw, dict) or raw.get("test_id") != prop.test_id \
+            or not isinstance(raw.get("card"), dict):
+        raise GateInputError(source, f"properties.{index}.card",
+                             f"test {prop.test_id!r}: its inline card is not there any more")
+    return _inline_card(raw, prop.test_id, source, f"properties.{index}")
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_cached(path: str, data: bytes) -> Any:
+    from gate.records.files import parse_yaml
+
+    return parse_yaml(data, path)
+
+
+def _parsed(path: Path, data: bytes) -> Any:
+    found = _parsed_cached(str(path), data)
+    return found if isinstance(found, dict) else {}
+
+
 def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True,
                 in_checkout: bool = True) -> list[Property]:
     """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
@@ -120,6 +338,9 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
         raise _naming_the_test(exc, record) from None
     found: list[Property] = []
     seen: dict[str, int] = {}
+    groups = _groups(record, source)
+    used: set[str] = set()
+    listed: dict[str, list[Path]] = {}  # a glob's files, listed once per manifest
     for index, raw in enumerate(record["properties"]):
         where = f"properties.{index}"
         test_id = raw["test_id"]
@@ -138,22 +359,49 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
                                      f"{raw['location']['path']!r} (test {test_id!r}): no such "
                                      "file under the root; name the test file relative to the "
                                      "root")
-        card_path = _existing(root, raw["card"], source, f"{where}.card", test_id, check_paths)
-        if check_paths:
-            check_card(test_id, load_card(card_path), source, f"{where}.test_id", raw["card"])
+        card_record: dict[str, Any] | None = None
+        if isinstance(raw["card"], dict):
+            card_record = _inline_card(raw, test_id, source, where)
+            card_path = Path(source)
+        else:
+            card_path = _existing(root, raw["card"], source, f"{where}.card", test_id,
+                                  check_paths)
+            if check_paths:
+                check_card(test_id, load_card(card_path), source, f"{where}.test_id",
+                           raw["card"])
+        fixtures: dict[Path, None] = {}
+        patterns: list[str] = []
+        for kind, text, field in _items(raw, where, groups, used, source, test_id):
+            if kind == "path":
+                fixtures[_existing(root, text, source, field, test_id, check_paths)] = None
+                continue
+            _relative(root, text, source, field)
+            patterns.append(text)
+            if check_paths:
+                if text not in listed:
+                    listed[text] = expand_glob(root, text, source, field)
+                fixtures.update(dict.fromkeys(listed[text]))
+        junit = ((raw["junit"].get("classname"), raw["junit"]["name"]) if "junit" in raw
+                 else junit_of(test_id))
         found.append(Property(
             test_id=test_id,
             card=card_path,
-            fixtures=tuple(_existing(root, p, source, f"{where}.fixtures.{n}", test_id,
-                                     check_paths)
-                           for n, p in enumerate(raw["fixtures"])),
+            fixtures=tuple(fixtures),
             sample=(_existing(root, sample, source, f"{where}.sample", test_id, check_paths)
                     if sample else None),
-            junit_classname=raw["junit"].get("classname"),
-            junit_name=raw["junit"]["name"],
+            junit_classname=junit[0],
+            junit_name=junit[1],
             location=dict(raw["location"]) if "location" in raw else None,
             location_file=location_file,
+            card_record=card_record,
+            globs=tuple(dict.fromkeys(patterns)),
+            where=(source, index),
         ))
+    for name in groups:
+        if name not in used:
+            raise GateInputError(source, f"groups.{name}",
+                                 "defined, but no property names it ({group: "
+                                 f"{name}}} in its fixtures); remove the group or name it")
     return found
 
 

@@ -36,7 +36,7 @@ from gate.records import hashing
 from gate.records import load as records
 from gate.records.files import canonical_json, write_once
 from gate.records.fixture_watch import FixtureWatch
-from gate.records.manifest import Property
+from gate.records.manifest import Property, card_of
 from gate.records.redaction import Redactor
 from gate.testrun.cases import bounded, bounded_failure
 
@@ -75,7 +75,7 @@ class Prepared:
         (:meth:`gate.records.fixture_watch.FixtureWatch.changed`: only files whose status moved
         are hashed again.)"""
         try:
-            card = records.load_card(self.prop.card)
+            card = card_of(self.prop)
             same = card == self.card and not self.watch.changed(self.index)
             if same and self.pin is not None and self.prop.sample is not None:
                 same = hashing.pin(self.prop.sample).fixture_sha256 == self.pin.fixture_sha256
@@ -132,7 +132,7 @@ def prepare(prop: Property, root: Path, store: Path | None,
             watch: FixtureWatch | None = None) -> Prepared:
     """One property's inputs, read now: its card, its fixture set listed into ``watch`` (a new
     one, hashed at once, when None) and its sampler output pinned."""
-    card = records.load_card(prop.card)
+    card = card_of(prop)
     if watch is None:
         watch = FixtureWatch(root)
         index = watch.add(list(prop.fixtures))
