@@ -442,7 +442,9 @@ def test_a_stamp_job_stopped_by_bad_input_annotates_and_summarises(
     assert summary.startswith("## ❌ agent-patch gate: stamp failed\n")
     assert "properties.0.crad" in summary and "**The fix:**" in summary
     assert "No stamps were uploaded, so the gate job will find none" in summary
-    assert not (tmp_path / "output.txt").exists()  # no artifact name: nothing to upload
+    # no stamps' artifact name: only the record of why, for the gate job (issue 29 item 4)
+    outputs = (tmp_path / "output.txt").read_text()
+    assert "artifact-name" not in outputs and "failure-artifact<<" in outputs
 
 
 def test_gate_action_in_stamp_mode_reports_the_typo_once(

@@ -284,4 +284,9 @@ def test_a_mistyped_manifest_fails_the_stamp_jobs_with_their_cause(
     gate = result.job("gate")
     assert not gate.succeeded
     (run,) = double.check_runs.values()
-    assert "a stamp job failed before uploading" in html.unescape(run["output"]["summary"])
+    # issue 29 item 4: each stamp job's failure record reaches the gate job, per class
+    said = html.unescape(run["output"]["summary"])
+    for leg in ("local-pinned", "free-server"):
+        assert f"the {leg} stamp job (stamp, attempt 1) wrote no stamps: its stamp step " \
+            "stopped: gate/examples/manifest.yaml" in said, said
+    assert "artifact-prefix" not in said

@@ -205,7 +205,8 @@ def test_a_file_where_the_stamps_folder_goes(
     assert ("cannot make the stamps' folder: cannot open: a component of the path is not a "
             "folder; a file stands where the stamps' folder must be") in words
     assert "remove that file from the runner's temp folder and re-run the job" in words
-    assert not (tmp_path / "output.txt").exists()  # nothing to upload
+    # no stamps to upload; only the record of why, for the gate job (issue 29 item 4)
+    assert set(_outputs(tmp_path / "output.txt")) == {"failure-dir", "failure-artifact"}
 
 
 def test_a_stamps_folder_that_is_not_writable(

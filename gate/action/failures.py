@@ -20,6 +20,9 @@ def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
     prefix = env.get("GATE_ARTIFACT_PREFIX", "").strip() or "gate-stamps"
     stamps_dir = env.get("GATE_STAMPS_DIR", "").strip()
     if exc.field == "--stamps" and ("no stamps" in exc.message or "no such folder" in exc.message):
+        stopped = _stamp_failures(stamps_dir)
+        if stopped:
+            return "no stamps found: " + "; ".join(stopped)
         return (f"no stamps found: no artifact matched the pattern {prefix}-*. Most likely a "
                 "stamp job failed before uploading (read its log / summary); otherwise check "
                 "that the artifact-prefix input is the same in the stamp jobs and the gate job")
@@ -31,6 +34,19 @@ def bad_input_words(exc: GateInputError, env: Mapping[str, str]) -> str:
     if temp:
         text = text.replace(temp.rstrip("/"), "$RUNNER_TEMP")
     return text
+
+
+def _stamp_failures(stamps_dir: str) -> list[str]:
+    """The words of every stamp job's failure record downloaded into ``stamps_dir``
+    (:mod:`gate.records.stamp_failure`); none when there is no folder or a record is bad."""
+    from gate.records import stamp_failure
+
+    if not stamps_dir:
+        return []
+    try:
+        return stamp_failure.words(stamp_failure.read_all(Path(stamps_dir)))
+    except GateInputError:
+        return []
 
 
 def _bad_input_signer(env: Mapping[str, str]) -> Any:
@@ -98,13 +114,51 @@ def _error_file(source: str, env: Mapping[str, str]) -> str | None:
     return path
 
 
+def _leave_failure_record(what: str, env: Mapping[str, str]) -> None:
+    """The record that tells the gate job why this stamp job wrote no stamps
+    (:mod:`gate.records.stamp_failure`), in a fresh folder of its own under the runner's temp
+    folder, named in the step's outputs ``failure-dir`` and ``failure-artifact`` for the upload
+    step that runs when the job failed. Only shows: a record that cannot be written is one
+    stderr line, and the step's own error goes on."""
+    import secrets
+    import time
+
+    from gate.github import publish, workflow
+    from gate.records import stamp_failure
+
+    server_class = env.get("GATE_SERVER_CLASS", "").strip()
+    temp = env.get("RUNNER_TEMP", "").strip()
+    output = env.get("GITHUB_OUTPUT", "").strip()
+    if server_class not in ("local-pinned", "free-server") or not temp or not output:
+        return  # no class to speak for, or not under a runner
+    prefix = env.get("GATE_ARTIFACT_PREFIX", "").strip() or "gate-stamps"
+    job = env.get("GITHUB_JOB", "").strip() or "job"
+    attempt = env.get("GITHUB_RUN_ATTEMPT", "").strip() or "1"
+    name = f"{prefix}-{server_class}-{job}-{attempt}-failed-{secrets.token_hex(4)}"
+    folder = Path(temp) / "agent-patch-gate-stamp-failure" / name  # beside, not inside, the
+    # stamps' folder: a file standing there (exit 2) does not stop this record
+    try:
+        record = stamp_failure.build(
+            server_class=server_class, job=job, attempt=int(attempt) if attempt.isdigit() else 1,
+            step="sign" if env.get("GATE_MODE", "").strip() == "sign" else "stamp",
+            reason=what, written_at=int(time.time()))
+        stamp_failure.write(folder, record)
+        workflow.write_outputs(Path(output), {"failure-dir": str(folder),
+                                              "failure-artifact": name})
+    except GateInputError as exc:
+        publish.surface_not_written("RUNNER_TEMP", "stamp failure record", exc)
+
+
 def _report_stamp_failure(exc: GateInputError, env: Mapping[str, str]) -> None:
     """Stamp mode stopped on bad input (exit 2, no stamps): one ``::error`` on the file the
-    error names and a job summary, so that the gate job's "no stamps found" has its cause
+    error names, a job summary, and a failure record for the gate job
+    (:func:`_leave_failure_record`), so that the gate job's "no stamps found" has its cause
     beside it."""
     from gate.github import publish, summary, workflow
+    from gate.records.redaction import Redactor
 
-    what = bad_input_words(exc, env)
+    what = Redactor.from_env(env).text(bad_input_words(exc, env))
+    _leave_failure_record(what, env)
     print(workflow.command(workflow.Annotation("error", what, file=_error_file(exc.source, env),
                                                title=STAMP_FAILED)))
     target = env.get("GITHUB_STEP_SUMMARY", "").strip()

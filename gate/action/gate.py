@@ -197,6 +197,17 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
     return pairing.decide_by_policy(loaded, pol, now, remembered)
 
 
+def stopped_stamp_jobs(settings: Settings) -> list[str]:
+    """Why a stamp job wrote no stamps, per downloaded failure record
+    (:mod:`gate.records.stamp_failure`): shown first, since its class is then
+    ``reject_missing_stamp``."""
+    from gate.records import stamp_failure
+
+    if not settings.stamps_dir:
+        return []
+    return stamp_failure.words(stamp_failure.read_all(Path(settings.stamps_dir)))
+
+
 def _github_env(settings: Settings, env: Mapping[str, str],
                 foreign: ForeignRun | None) -> dict[str, str]:
     github_env = {**env, "GITHUB_TOKEN": settings.token}
@@ -260,7 +271,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     url, notes = publish.publish_report(
         built, github_env, name=settings.check_name, view=view,
         memory=rerun.record_text(github_env, reds, signer=signer))
-    notes = [*memory.notes, *notes]
+    notes = [*stopped_stamp_jobs(settings), *memory.notes, *notes]
     if pol.signing.mode == "off":
         from gate.decide.signing import UNSIGNED_NOTICE
 

@@ -60,7 +60,7 @@ from typing import Any
 from gate.decide import digest, stamps
 from gate.decide.signing import ENVELOPE_NAMES, REFUSED
 from gate.errors import GateInputError
-from gate.records import forked, report
+from gate.records import forked, report, stamp_failure
 from gate.records import load as records
 from gate.records.files import canonical_json
 from gate.records.memory import Remembered
@@ -127,7 +127,8 @@ def _files(directory: Path) -> list[str]:
                 raise GateInputError(entry.path, "(file)", "symbolic link refused")
             if entry.is_dir(follow_symlinks=False):
                 pending.append(entry.path)
-            elif entry.name.endswith(".json") and entry.name not in ENVELOPE_NAMES:
+            elif (entry.name.endswith(".json") and entry.name not in ENVELOPE_NAMES
+                  and entry.name != stamp_failure.NAME):
                 if not entry.is_file(follow_symlinks=False):
                     raise GateInputError(entry.path, "(file)", "not a regular file")
                 found.append(entry.path)

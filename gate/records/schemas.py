@@ -48,6 +48,7 @@ NAMES = (
     "dsse-envelope",
     "rerun-memory-statement",
     "verification-summary",
+    "stamp-failure",
 )
 
 
