@@ -234,14 +234,16 @@ def test_every_route_runs_its_command_through_the_one_launcher() -> None:
 
 
 def test_without_the_children_files_a_scan_of_proc_finds_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, token: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, token: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A kernel without ``/proc/PID/task/TID/children``: the whole process table is read."""
     monkeypatch.setattr(reaping, "_kids", lambda pid: None)
-    script = f"(setsid sleep 30 {token} &) ; exit 0"
+    script = f"(setsid bash -c 'sleep 30; : {token}' &) ; sleep 0.2; exit 0"
     with (tmp_path / "o").open("wb") as stdout, (tmp_path / "e").open("wb") as stderr:
         result = running.run_command(["/bin/sh", "-c", script], 30, stdout, stderr)
     assert result.exit_code == 0
     assert sealed.processes_with(token) == []
+    assert token in capsys.readouterr().err  # named on the gate's stderr
 
 
 # --- the withheld variables are in no environment the command can read (break 4) ------------

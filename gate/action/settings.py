@@ -77,6 +77,8 @@ class Settings:
     tests: str = "gated"
     # the signing step (after the stamp step): the artifact the stamps go into
     artifact_name: str = ""
+    # stamp mode: the install command, run sealed before the tests (gate stamp --install)
+    install: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -131,6 +133,7 @@ class Settings:
             attempt_id=env.get("GATE_ATTEMPT_ID", "").strip(),
             tests=tests,
             artifact_name=env.get("GATE_ARTIFACT_NAME", "").strip(),
+            install=env.get("GATE_INSTALL", ""),
         )
 
     @property

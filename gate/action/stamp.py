@@ -132,7 +132,13 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
             raise GateInputError("exit-code", "(input)", "give command or exit-code, not both")
         if settings.timeout_seconds is not None:
             argv += ["--timeout", str(settings.timeout_seconds)]
-        argv += ["--", "bash", "-c", settings.command]
+        if settings.install.strip():  # pull-request code: inside the seal, like the tests
+            argv += ["--install", settings.install]
+        # the runner parses the step's output for workflow commands: none from the commands
+        argv += ["--fence", "--", "bash", "-c", settings.command]
+    elif settings.install.strip():
+        raise GateInputError("install", "(input)", "only with command: the install runs in "
+                             "the stamp step, sealed with the tests it installs for")
     elif settings.exit_code is not None:
         argv += ["--exit-code", str(settings.exit_code)]
     else:

@@ -192,6 +192,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    f"{DEFAULT_POLICY} if present")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="wall-clock limit for -- COMMAND; kills the process group")
+    p.add_argument("--install", metavar="SHELL-COMMAND",
+                   help="with -- COMMAND: run this (bash) first, sealed as the command is "
+                   "(e.g. pip install -r requirements-test.txt); it must exit 0")
+    p.add_argument("--fence", action="store_true",
+                   help="with -- COMMAND, on a GitHub runner: the commands' output (stderr "
+                   "too, on stdout) goes between ::stop-commands::TOKEN and ::TOKEN::, so no "
+                   "line of it is a workflow command (the action sets it)")
     p.add_argument("--exit-code", type=int, metavar="N", help="record a run a previous step saw")
     p.add_argument("--body-bytes", type=int, metavar="N",
                    help="with --exit-code: bytes the run printed (0 = empty body)")

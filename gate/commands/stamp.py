@@ -29,8 +29,13 @@ def cmd_stamp(args: argparse.Namespace) -> int:
             if value is not None:
                 raise _stamp_usage(flag, "only with --exit-code (a recorded run); a command's "
                                    "output is counted and its assertions read from --junit")
-    elif args.timeout is not None:
-        raise _stamp_usage("--timeout", "only with -- COMMAND")
+    else:
+        for flag, given in (("--timeout", args.timeout is not None),
+                            ("--install", args.install is not None), ("--fence", args.fence)):
+            if given:
+                raise _stamp_usage(flag, "only with -- COMMAND")
+    if args.install is not None and not args.install.strip():
+        raise _stamp_usage("--install", "empty: give the install command, or leave it out")
     if args.timeout is not None and not args.timeout > 0:
         raise _stamp_usage("--timeout", "must be a positive number of seconds")
     if args.body_bytes is not None and args.body_bytes < 0:
@@ -91,7 +96,8 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         junit_path=Path(args.junit) if args.junit else None,
         store=Path(args.store) if args.store else None, command=command,
         timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
-        manifest=args.manifest, pytest_recorder=args.pytest, tests=tests)
+        manifest=args.manifest, pytest_recorder=args.pytest, tests=tests,
+        install=args.install, fence=args.fence)
     written = routes.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])

@@ -382,7 +382,7 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
         write_once(plan_path, canonical_json(plan) + b"\n")
         env = recorder_env(private, plan_path, channel.child_fd, os.environ, workspace)
         proc = run_command(request.command, request.timeout, stdout, cast(IO[bytes], kept),
-                           env=env, channel=channel)
+                           env=env, channel=channel, fence=request.fence)
     finally:
         channel.close()
         shutil.rmtree(private, ignore_errors=True)

@@ -5,13 +5,14 @@ request (:mod:`gate.testrun.recorder_route`, :mod:`gate.testrun.junit_route`,
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import IO, Any
 
 from gate.errors import GateInputError
 from gate.records.files import lexists
-from gate.testrun import exit_route, junit_route, recorder_route
+from gate.testrun import exit_route, junit_route, recorder_route, running
 from gate.testrun.stamping import Request, build_all, prepare_all, write_all
 
 
@@ -33,6 +34,12 @@ def stamp_run(
     for target in targets:
         if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
+    if request.fence:  # one stream keeps the fence around every line (running.fenced)
+        stdout = stdout if stdout is not None else sys.stdout.buffer
+        stderr = stdout
+    if request.install:
+        running.install(request, stdout if stdout is not None else sys.stdout.buffer,
+                        stderr if stderr is not None else sys.stderr.buffer)
     # the fixtures are hashed while the command runs (none runs with --exit-code: hashed now)
     prepared = prepare_all(request.properties, request.root, request.store,
                            background=request.command is not None)

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import FrameType
 from typing import IO, Any, Protocol
 
@@ -64,6 +64,7 @@ def run_command(
     grace: float = 5.0,
     env: Mapping[str, str] | None = None,
     channel: Channel | None = None,
+    fence: bool = False,
 ) -> outcome.ProcessResult:
     """Run ``argv`` sealed: in its own process group, its output streamed through and counted,
     and nothing it started left running after it. Every route runs its command here (the
@@ -77,13 +78,19 @@ def run_command(
     (:func:`gate.testrun.reaping.reap`), so before any stamp is written; output a descendant
     still held open is drained for at most ``grace`` seconds after. Then the runner's file
     commands must be byte for byte as they were before it, else bad input, no stamps
-    (:mod:`gate.testrun.file_commands`). ``channel``: the command
+    (:mod:`gate.testrun.file_commands`). ``fence`` (on a GitHub runner): ``stdout`` gets
+    ``::stop-commands::TOKEN`` before the command starts and ``::TOKEN::`` once nothing it
+    started is left (:func:`fenced`), so no line it prints is a workflow command; give the
+    same sink as ``stdout`` and ``stderr`` then (the runner reads two pipes in no fixed
+    order: only one stream keeps the fence around every line). ``channel``: the command
     inherits its ``child_fd`` (and no other descriptor of the gate's); it is read while the
     command runs, and drained with the output.
     """
     environment = os.environ if env is None else env
     watched = file_commands.snapshot(environment)
     with contextlib.ExitStack() as stack:
+        if fence:
+            stack.enter_context(fenced(stdout))
         spared = stack.enter_context(reaping.subreaper()) if reaping.can_reap() else None
         killed: list[reaping.Killed] = []
         try:
@@ -94,6 +101,27 @@ def run_command(
                 print(one.log_line(), file=sys.stderr, flush=True)
     file_commands.check(watched, environment)
     return result
+
+
+@contextlib.contextmanager
+def fenced(sink: IO[bytes]) -> Iterator[None]:
+    """The runner's workflow commands stopped while the block runs: ``::stop-commands::TOKEN``
+    before, ``::TOKEN::`` after on a line of its own, ``TOKEN`` fresh (``secrets.token_hex``)
+    and written only to ``sink`` (the gate's own output, which the command cannot read: the
+    gate is not dumpable meanwhile). The gate's own buffered lines go out first."""
+    import secrets
+
+    token = secrets.token_hex(16)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sink.write(f"::stop-commands::{token}\n".encode("ascii"))
+    sink.flush()
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # a closed sink: nothing to resume
+            sink.write(f"\n::{token}::\n".encode("ascii"))  # after a line left unfinished
+            sink.flush()
 
 
 def _reap(spared: frozenset[int] | None) -> list[reaping.Killed]:
@@ -215,4 +243,20 @@ def run_or_recorded(request: Request, stdout: IO[bytes] | None,
         return request.recorded
     return run_command(request.command, request.timeout,
                        stdout if stdout is not None else sys.stdout.buffer,
-                       stderr if stderr is not None else sys.stderr.buffer)
+                       stderr if stderr is not None else sys.stderr.buffer, fence=request.fence)
+
+
+def install(request: Request, stdout: IO[bytes], stderr: IO[bytes]) -> None:
+    """The request's install command (bash), run sealed as the test command is (the same
+    environment rules, reaped, its output fenced, the file commands checked), before it:
+    an install that does not exit 0 is bad input, no stamps."""
+    if not request.install:
+        return
+    proc = run_command(["bash", "-c", request.install], None, stdout, stderr,
+                       fence=request.fence)
+    if proc.exit_code != 0:
+        how = (f"was killed by signal {proc.signal}" if proc.signal is not None
+               else f"exited {proc.exit_code}")
+        raise GateInputError("install", "(input)",
+                             f"the install command {how} (its output is above); no stamps "
+                             "written: fix the install command or the files it installs from")

@@ -376,6 +376,12 @@ class Request:
     pytest_recorder: bool = False
     #: With ``pytest_recorder``: which collected tests run (one of :data:`TESTS`).
     tests: str = "gated"
+    #: A shell command (bash) run before ``command``, sealed the same way (the action's
+    #: ``install``): it exits 0 or no stamp is written.
+    install: str | None = None
+    #: On a GitHub runner: the commands' output fenced from the runner's workflow-command
+    #: parser (:func:`gate.testrun.running.run_command`'s ``fence``).
+    fence: bool = False
 
 
 def selector_place(request: Request, index: int) -> tuple[str, str]:
