@@ -190,3 +190,48 @@ def test_the_actions_install_needs_its_command(tmp_path: Path) -> None:
     with pytest.raises(GateInputError) as caught:
         action_main.run(env, gate_main=lambda argv: 0)
     assert caught.value.source == "install"
+
+
+# --- the steps after the tests: no start-up hook from the environment, no shell above -------
+
+#: What the sign and gate steps set empty: what a step's GITHUB_ENV line would otherwise run
+#: beside the key (bash's start-up file, a preloaded library, Python's start-up hooks).
+BLANKED = ("BASH_ENV", "ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONSTARTUP",
+           "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONINSPECT")
+
+
+def _steps() -> dict[str, dict[str, object]]:
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    return {str(step["id"]): step for step in action["runs"]["steps"] if "id" in step}
+
+
+@pytest.mark.parametrize("step_id", ["sign", "gate"])
+def test_the_key_steps_blank_the_start_up_hooks_and_exec(step_id: str) -> None:
+    step = _steps()[step_id]
+    env = step["env"]
+    assert isinstance(env, dict)
+    for name in BLANKED:
+        assert env.get(name) == "", (step_id, name)
+    lines = [line.strip() for line in str(step["run"]).splitlines() if line.strip()]
+    assert lines[-1].startswith('exec "$GATE_VENV_PYTHON" -I ')
+
+
+@pytest.mark.parametrize("step_id", ["sign", "gate"])
+def test_a_bash_env_from_github_env_does_not_run_beside_the_key(tmp_path: Path,
+                                                                step_id: str) -> None:
+    """An earlier step appended ``BASH_ENV=hostile.sh`` to GITHUB_ENV (the job's environment
+    now holds it); the step's own env: wins (the runner's rule), so bash never sources it."""
+    step = _steps()[step_id]
+    hostile = tmp_path / "hostile.sh"
+    marker = tmp_path / "ran"
+    hostile.write_text(f"touch {marker}\n", encoding="utf-8")
+    script = tmp_path / "step.sh"
+    script.write_text(str(step["run"]), encoding="utf-8")
+    env = {"PATH": os.environ["PATH"], "BASH_ENV": str(hostile), "ENV": str(hostile)}
+    env.update({k: str(v) for k, v in dict(step["env"]).items()  # type: ignore[call-overload]
+                if "${{" not in str(v)})
+    subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], env=env,
+                   cwd=tmp_path, capture_output=True, timeout=60, check=False)
+    assert not marker.exists()
