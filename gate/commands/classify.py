@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gate.commands import signed
 from gate.commands.args import CLOSED, OPEN, clock, policy_path, print_json, say
 from gate.errors import GateInputError
 from gate.records import load, report
@@ -50,6 +52,8 @@ def cmd_classify(args: argparse.Namespace) -> int:
     pol = policy.load(policy_path(args))
     first, second = (records.load_stamp(Path(p)) for p in args.pair)
     records.check_distinct_attempts([(args.pair[0], first), (args.pair[1], second)])
+    signed.refuse_unverified(pol, [(args.pair[0], first), (args.pair[1], second)],
+                             "gate classify")
     result = stamps.classify_pair(first, second, pol.granting(now), now)
     pair = report.cross_class_pair(first, second, result, (args.pair[0], args.pair[1]))
     if args.report:
@@ -61,10 +65,12 @@ def cmd_classify(args: argparse.Namespace) -> int:
 def cmd_triage(args: argparse.Namespace) -> int:
     from gate.decide import digest
     from gate.records import load as records
-    from gate.records import report
+    from gate.records import policy, report
 
     left, right = (records.load_run_or_stamp(Path(p)) for p in (args.left, args.right))
     records.check_distinct_attempts([(args.left, left), (args.right, right)])
+    signed.refuse_unverified(policy.load(policy_path(args)),
+                             [(args.left, left), (args.right, right)], "gate triage")
     result = digest.classify_runs(left, right)
     runs = [{"run_id": str(r.get("run_id", "")), "server_class": str(r.get("server_class", "")),
              "outcome": str(r.get("outcome", ""))} for r in (left, right)]
@@ -121,7 +127,10 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        decisions = pairing.decide_by_policy(pairing.collect_some(Path(args.stamps)), pol, now)
+        loaded = pairing.collect_some(Path(args.stamps))
+        signed.refuse_unverified(pol, [(os.path.join(args.stamps, item.source), item.stamp)
+                                       for item in loaded], "gate classify --stamps")
+        decisions = pairing.decide_by_policy(loaded, pol, now)
         built = pairing.report_by_policy(decisions, now, pol)
     finally:
         if collecting:

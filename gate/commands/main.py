@@ -85,6 +85,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p = _add(sub, "triage", "classify:cmd_triage", "digest gate: label a red pair of runs")
     p.add_argument("left", metavar="LEFT.json")
     p.add_argument("right", metavar="RIGHT.json")
+    p.add_argument("--policy", metavar="FILE", help=f"default: {DEFAULT_POLICY} if present "
+                   "(its signing.require: see gate classify)")
     p.add_argument("--json", action="store_true")
 
     receipt = _add(sub, "receipt", None, "receipt binder")
@@ -263,9 +265,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--id", required=True, help="the key's name in the policy, e.g. pinned-2026")
     p.add_argument("--private-key", required=True, metavar="FILE",
                    help="where the private key goes (a new file, mode 0600; never overwritten)")
-    p.epilog = ("Put the private key in a secret (gh secret set NAME < FILE) or a file outside "
-                "the workspace of the runner, then delete FILE; paste the printed entry under "
-                "signing.keys.<class> in the policy.")
+    p.epilog = ("Put the private key in a secret (gh secret set NAME < FILE), then delete "
+                "FILE (a stamp job refuses signing-key-file: its tests could read the file); "
+                "paste the printed entry under signing.keys.<class> in the policy.")
 
     _add(sub, "demo", "demo:cmd_demo", "run every gate on the examples shipped in the package")
     _add(sub, "action", "action:cmd_action",
@@ -277,6 +279,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         parser = _add(sub, name, func, help_)
         parser.add_argument("--report", required=True, metavar="FILE",
                             help="the JSON report written by gate classify --report")
+        parser.add_argument("--policy", metavar="FILE",
+                            help=f"default: {DEFAULT_POLICY} if present; when it requires "
+                            "signed stamps, a report that says open is refused (exit 2)")
         return parser
 
     p = add("publish", "publish:cmd_publish", "publish the report as a check run (PyGithub)")

@@ -6,8 +6,9 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
+from typing import Any
 
-from gate.commands.args import say
+from gate.commands.args import policy_path, say
 from gate.github.publish import (
     exit_code,
     load_report,
@@ -17,9 +18,20 @@ from gate.github.publish import (
 )
 
 
+def _report(args: argparse.Namespace) -> dict[str, Any]:
+    """The report, refused when it says open under a policy that requires signed stamps
+    (gate.commands.signed)."""
+    from gate.commands import signed
+    from gate.records import policy
+
+    report = load_report(args.report)
+    signed.refuse_open_report(policy.load(policy_path(args)), report, args.report)
+    return report
+
+
 def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
-    report = load_report(args.report)
+    report = _report(args)
     url, notes = publish_report(report, env, name=args.name, external_id=args.external_id,
                                 max_retries=args.max_retries, backoff=args.backoff,
                                 max_wait=args.max_wait, timeout=args.timeout)
@@ -33,7 +45,7 @@ def cmd_publish(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
 
 def cmd_summary(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
-    report = load_report(args.report)
+    report = _report(args)
     if not write_summary(report, args.check_run_url, list(args.note), args.out, env):
         from gate.github import workflow
 
@@ -46,7 +58,7 @@ def cmd_outputs(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
     from gate.github import workflow
 
     env = os.environ if env is None else env
-    report = load_report(args.report)
+    report = _report(args)
     values = workflow.report_outputs(report, args.report)
     if env.get("GITHUB_OUTPUT"):
         write_outputs(env, values)

@@ -373,6 +373,66 @@ def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: Signin
     return out
 
 
+def offline_refusals(directory: Path, sources: Sequence[tuple[str, str]],
+                     policy: SigningPolicy) -> dict[str, str]:
+    """source -> why, for every stamp (``sources``: (its file relative to ``directory``, its
+    server class)) of a class the policy requires signed that its own folder's envelope does
+    not cover, checked without the workflow run's context (the command line): the envelope's
+    signature against the policy's keys for that class, the statement, its subjects against
+    the folder's stamp files and its server class. What binds a set to its run (artifact, run,
+    attempt, job, repository, commit, policy and manifest digests) is not checked here: the
+    caller says so. A Sigstore bundle is verified against the run's identity only: every such
+    stamp is named."""
+    from gate.records.files import lexists, read_bytes_capped
+
+    by_folder: dict[str, list[tuple[str, str]]] = {}
+    for source, server_class in sources:
+        if policy.required(server_class):
+            folder = source.rsplit("/", 1)[0] if "/" in source else ""
+            by_folder.setdefault(folder, []).append((source, server_class))
+    out: dict[str, str] = {}
+    for folder, items in sorted(by_folder.items()):
+        classes = {server_class for _, server_class in items}
+        name = rules.SIGSTORE_NAME if policy.mode == "sigstore" else rules.DSSE_NAME
+        path = directory / folder / name
+        where = f"{folder or '.'}/{name}"
+        try:
+            if len(classes) != 1:
+                raise SignatureProblem("server_class", "stamps of both classes in one folder")
+            (server_class,) = classes
+            if policy.mode == "sigstore":
+                raise SignatureProblem("bundle", "a Sigstore bundle names the workflow run that "
+                                       "signed it, which only the run's context can check")
+            if not lexists(path):
+                raise SignatureProblem("(envelope)",
+                                       "missing: the folder holds no signed stamp set")
+            try:
+                data = read_bytes_capped(path, MAX_ENVELOPE_BYTES)
+            except GateInputError as exc:
+                raise SignatureProblem("(envelope)", exc.message) from None
+            record = check_statement(open_envelope(data, policy.keys_of(server_class), where),
+                                     where)
+            if record["predicate"].get("server_class") != server_class:
+                raise SignatureProblem("predicate.server_class",
+                                       f"the set was signed for another class than "
+                                       f"{server_class}")
+            problem = rules.subject_problem(record["subject"],
+                                            stamp_files(directory / folder))
+            if problem is not None:
+                raise SignatureProblem(*problem)
+        except SignatureProblem as exc:
+            for source, _ in items:
+                out[source] = f"{where}: {exc.field}: {exc.why}"
+            continue
+        covered = {str(subject["name"]) for subject in record["subject"]}
+        for source, _ in items:
+            if source.rsplit("/", 1)[-1] not in covered:
+                out[source] = (f"{where}: subject: no subject names "
+                               f"{source.rsplit('/', 1)[-1][:100]!r} (a stamp added after "
+                               "signing)")
+    return out
+
+
 # --- the gate job's re-run record in sigstore mode -------------------------------------------
 
 #: The predicate type of a gate job's re-run record statement (never a stamp set's).
