@@ -281,3 +281,30 @@ def test_policy_check_names_the_ed25519_key_ids_and_says_when_signing_is_off(
     assert not any("note:" in line for line in lines)
     lines = _check(tmp_path, "allowlist: []\n", capsys)
     assert lines[0].startswith("signing: mode off: stamps and re-run records are unsigned")
+
+
+def test_policy_check_warns_on_a_signer_workflow_without_a_ref(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27: a same-repository pull request's edited workflow runs with the repository's
+    secrets and OIDC token as refs/pull/N/merge; a build signer URI without @REF lets that run
+    sign. `gate policy check` warns on each such entry (a warning: the exit status stays)."""
+    pinned = f"{GATE_WF}@refs/heads/main"
+    lines = _check(tmp_path, _sigstore(f"{{local-pinned: ['{LOCAL_WF}'], free-server: "
+                                       f"['{FREE_WF}@refs/heads/main'], gate: ['{pinned}']}}",
+                                       "all") + "\n", capsys)
+    warnings = [line for line in lines if line.startswith("signing: warning:")]
+    assert len(warnings) == 1, lines
+    assert warnings[0].startswith(f"signing: warning: {LOCAL_WF} has no @REF, so any ref of "
+                                  "that workflow file may sign local-pinned stamps, a "
+                                  "same-repository pull request's edited copy")
+    assert "@refs/heads/main" in warnings[0] and "GitHub Environment" in warnings[0]
+    assert lines[-1] == "policy: 0 entries, 0 findings"
+    # the list form: one warning per unpinned entry, for stamps of both classes
+    lines = _check(tmp_path, _sigstore(f"['{LOCAL_WF}', '{FREE_WF}@refs/heads/main']",
+                                       "all") + "\n", capsys)
+    warnings = [line for line in lines if line.startswith("signing: warning:")]
+    assert len(warnings) == 1 and "may sign stamps of both classes" in warnings[0], warnings
+    # every entry pinned: no warning
+    lines = _check(tmp_path, _sigstore(f"{{local-pinned: ['{LOCAL_WF}@refs/heads/main']}}",
+                                       "local-pinned") + "\n", capsys)
+    assert not [line for line in lines if "warning" in line], lines

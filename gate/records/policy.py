@@ -346,7 +346,31 @@ def describe_signing(sign: SigningPolicy) -> list[str]:
         lines.append("signing: note: signer_workflows is one list for both classes, so only the "
                      "certificate's runner environment tells a local-pinned signer from a "
                      "free-server one; prefer the per-class form (README, Signed stamps)")
+    lines.extend(unpinned_signer_warnings(sign))
     return lines
+
+
+def unpinned_signer_warnings(sign: SigningPolicy) -> list[str]:
+    """One warning per ``signer_workflows`` entry without ``@REF`` (issue 27): it lets any ref
+    of that workflow file sign, and on a pull request from a branch of this repository the
+    edited workflow file runs (as ``refs/pull/N/merge``) with the repository's secrets and its
+    OIDC token. A warning, not a finding: the file is the team's to protect."""
+    if sign.mode != "sigstore":
+        return []
+    out: list[str] = []
+    seen: set[str] = set()
+    for owner, uri in sign.workflows:
+        if "@" in uri or uri in seen:
+            continue
+        seen.add(uri)
+        who = ("stamps of both classes" if not sign.per_class else
+               "the gate's re-run record" if owner == "gate" else f"{owner} stamps")
+        out.append(f"signing: warning: {uri[:300]} has no @REF, so any ref of that workflow file "
+                   f"may sign {who}, a same-repository pull request's edited copy "
+                   "(refs/pull/N/merge) among them; fix: pin it (@refs/heads/main, a protected "
+                   "branch) and keep signing in a GitHub Environment with branch rules (README, "
+                   "Signed stamps)")
+    return out
 
 
 def load(path: Path | None) -> Policy:
