@@ -82,6 +82,12 @@ walk() {
 
 record() {
   local seal="$1" python="$2" action="$3" workspace="$4" manifest="$5" policy="$6"
+  # GNU find (-printf) and coreutils (sha256sum --strict, sort -z): Linux runners have them;
+  # on macOS, Homebrew's findutils and coreutils with their gnubin folders first on PATH.
+  if ! find "$seal" -maxdepth 0 -printf '' 2>/dev/null || ! command -v sha256sum >/dev/null; then
+    say "the seal of the action's environment needs GNU find (-printf) and coreutils' sha256sum; on macOS: brew install findutils coreutils and put their gnubin folders first on PATH"
+    exit 2
+  fi
   install -m 600 -- "$0" "$seal/seal.sh"
   mkdir -m 700 -- "$seal/pycache"
   # The roots, from the venv's interpreter as the gate's steps run it (-I): its search path,

@@ -345,3 +345,24 @@ def base_steps() -> list[dict[str, Any]]:
     import yaml
     loaded = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     return list(loaded["runs"]["steps"])
+
+
+def test_without_gnu_find_and_sha256sum_the_set_up_stops_saying_so(tmp_path: Path) -> None:
+    """The seal is made and checked with GNU find and coreutils only; where they are missing
+    (a macOS runner without Homebrew's), the set-up step's seal stops, exit 2, with the fix."""
+    import shutil as sh
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "find").symlink_to(sh.which("find") or "/usr/bin/find")  # no sha256sum
+    seal = tmp_path / "seal"
+    seal.mkdir()
+    done = subprocess.run(["/bin/bash", str(ROOT / "requirements" / "seal.sh"), "record",
+                           str(seal), sys.executable, str(ROOT), "", "", ""],
+                          env={"PATH": str(bin_dir)}, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        "agent-patch gate: the seal of the action's environment needs GNU find (-printf) and "
+        "coreutils' sha256sum; on macOS: brew install findutils coreutils and put their gnubin "
+        "folders first on PATH"]
+    assert list(seal.iterdir()) == []
