@@ -20,7 +20,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import action, classify, hashing, ledger, phases, seal, setup, stamp, startup
+from bench import (
+    action,
+    classify,
+    hashing,
+    ledger,
+    phases,
+    reaping,
+    seal,
+    setup,
+    stamp,
+    startup,
+)
 from bench.common import ROOT, Results, machine, say
 
 BENCHMARKS = {
@@ -31,6 +42,7 @@ BENCHMARKS = {
     "action": action.bench,
     "setup": setup.bench,
     "seal": seal.bench,
+    "reaping": reaping.bench,
     "stamp": stamp.bench,
     "phases": phases.bench,
 }

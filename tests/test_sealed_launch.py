@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -392,3 +393,16 @@ def test_untouched_file_commands_pass_and_are_not_named_to_the_command(
     for variable in withheld.FILE_COMMANDS:
         assert f"{variable}=" not in seen
     assert len(list(out.glob("*.json"))) == 3
+
+
+def test_the_bench_prints_the_reapings_cost(tmp_path: Path) -> None:
+    """``python -m bench --only reaping`` prints both ratio lines (no time is asserted)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--only", "reaping",
+                           "--tmp", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    for name in ("sealed launch of `true`", "sealed launch, one left behind"):
+        assert re.search(rf"^RATIO {re.escape(name)} .* ratio=.* load=", done.stdout,
+                         re.MULTILINE), done.stdout
