@@ -20,7 +20,10 @@ from tests.property_suite.harness import env, make_property, read_stamps, write_
 SUITE = Path(__file__).resolve().parent / "plugin_suite"
 LOCAL = "local-pinned"
 # Fields allowed to differ between the two routes for the same run (see gate.testrun.pytest_plugin).
-ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes", "hypothesis", "failure"}
+# (``ungated``, ``harness_files``: what the session collected and loaded, which a JUnit report
+# does not say.)
+ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes", "hypothesis", "failure",
+                "ungated", "harness_files"}
 
 PLAN = {"c02": "fail", "c03": "group", "c04": "setup_error", "c05": "teardown_error",
         "c06": "fail_teardown_error", "c07": "skip", "c08": "xfail", "c09": "xpass_strict",

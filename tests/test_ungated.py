@@ -261,7 +261,7 @@ def test_a_refused_stamp_names_nothing(tmp_path: Path) -> None:
     from gate.records import pairing
 
     loaded = [pairing.Loaded(a_stamp(LOCAL, "pass", ungated=NAMED), "x/l.json", "unsigned")]
-    assert pairing.ungated_in(loaded).named == []
+    assert pairing.reported_in(loaded).named == []
 
 
 def test_a_hand_edited_ungated_decision_is_refused() -> None:
@@ -373,3 +373,60 @@ def test_a_renamed_property_is_its_resource_exit_and_a_named_ungated_test(
     assert got["fixed_band"]["outcome"] == "resource_exit"
     assert "hypo_props.py::test_fixed_band" in _named(got["draws"])
     assert "hypo_props.py::test_fixed_band" in done.stdout.split("no manifest property")[1]
+
+
+# --- what the process really loaded (issue 27: every harness file is shown) -------------------
+
+
+def test_the_stamps_carry_the_repositorys_plugin_files_the_session_loaded(
+        tmp_path: Path) -> None:
+    """A plugin module ``-p forge`` loads and a conftest: both are files of the repository the
+    session really loaded, so every stamp names them (``harness_files``); installed plugins
+    and the gate's own recorder are not files of the repository."""
+    workspace(tmp_path, {"draws": 1})
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "forge.py").write_text("# a plugin of the patch's own\n", encoding="utf-8")
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "conftest.py").write_text("", encoding="utf-8")
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "-p", "forge",
+                 "hypo_props.py", "helpers", environment=env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    (got,) = read_stamps(tmp_path / "out").values()
+    assert got["harness_files"] == ["forge.py", "helpers/conftest.py"]
+
+
+def test_a_changed_file_the_process_loaded_is_shown_for_every_property() -> None:
+    from gate.decide import judges
+
+    props = [judges.PropertyFiles("tests/test_a.py::test_a", "tests/test_a.py")]
+    changed = [("plugins/forge_impl.py", None)]
+    assert judges.judged(changed, props) == []  # no name rule says it runs in the process
+    (found,) = judges.judged(changed, props, loaded=frozenset({"plugins/forge_impl.py"}))
+    assert found.all_ and found.kinds == ("harness",)
+
+
+def test_the_gate_job_shows_a_loaded_plugin_the_pull_request_changes(
+        tmp_path: Path, github_double: GitHubDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the code before, ``plugins/forge_impl.py`` (no name rule, in no manifest) was named
+    for no property though the stamp jobs' pytest loaded it."""
+    import json
+
+    from gate.records import pairing
+
+    monkeypatch.chdir(tmp_path)
+    github_double.set_comparison("acme/widgets", BASE, HEAD, ["plugins/forge_impl.py"])
+    for cls, run in ((LOCAL, "l1"), (FREE, "f1")):
+        write_json(tmp_path / "stamps" / f"gate-stamps-{cls}-stamp-1-0a1b2c3d" / f"{run}.json",
+                   a_stamp(cls, "pass", run_id=run, fixture_sha256=SHA_X,
+                           harness_files=["plugins/forge_impl.py"]))
+    (tmp_path / "event.json").write_text(json.dumps(PR), encoding="utf-8")
+    (tmp_path / "output.txt").write_text("", encoding="utf-8")
+    code = gh_action.run(_env(tmp_path, **{
+        "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GATE_GITHUB_TOKEN": WRITE_TOKEN,
+        "GITHUB_API_URL": github_double.base_url, "GITHUB_REPOSITORY": "acme/widgets",
+        "GITHUB_SHA": HEAD}))
+    report = json.loads(Path(_outputs(tmp_path / "output.txt")["report"]).read_text())
+    assert code == 0 and report["judge_files"]["files"] == [
+        {"path": "plugins/forge_impl.py", "kinds": ["harness"], "all": True}]
+    refused = [pairing.Loaded(a_stamp(LOCAL, "pass", harness_files=["x.py"]), "l.json", "no")]
+    assert pairing.reported_in(refused).harness_files == set()

@@ -153,8 +153,8 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
     """Pair the downloaded stamps, after the signature check (:func:`_signed`). From another
     run, a fork's local-pinned stamps are refused: a fork speaks for the free server it ran
     on, never for the runner the base repository controls; that class must come from this
-    (trusted) run's own artifacts. ``ungated`` (:class:`gate.records.pairing.UngatedFound`)
-    gets the ungated tests the stamps that were not refused name."""
+    (trusted) run's own artifacts. ``ungated`` (:class:`gate.records.pairing.Reported`)
+    gets the ungated tests and loaded harness files the stamps that were not refused name."""
     from gate.decide.signing import SigningPolicy
     from gate.records import pairing
 
@@ -168,7 +168,7 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
                          pairing.collect_some(directory, settings.artifact_prefix), signing,
                          env, None, used)
         if ungated is not None:
-            pairing.ungated_in(loaded, ungated)
+            pairing.reported_in(loaded, ungated)
         return pairing.decide_by_policy(loaded, pol, now, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
     if foreign.from_fork:
@@ -193,7 +193,7 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
     if not loaded:
         raise GateInputError(settings.stamps_dir, "--stamps", "no stamps (no *.json files) found")
     if ungated is not None:
-        pairing.ungated_in(loaded, ungated)
+        pairing.reported_in(loaded, ungated)
     return pairing.decide_by_policy(loaded, pol, now, remembered)
 
 
@@ -241,7 +241,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
     for line in memory.notes:
         print(workflow.log_line(line))
     used: list[tuple[str, str]] = []  # the stamp envelopes verified
-    found = pairing.UngatedFound()
+    found = pairing.Reported()
     decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used, found)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
@@ -253,7 +253,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                          ungated=_ungated_section(settings, github_env,
                                                                   decisions, found, pol,
                                                                   listed))
-        shown = _judge_files(settings, built, github_env, listed)
+        shown = _judge_files(settings, built, github_env, listed, found.harness_files)
         if shown is not None:
             built["judge_files"] = shown
         records.write_report(report_path, built)
@@ -333,14 +333,15 @@ def _ungated_section(settings: Settings, github_env: Mapping[str, str],
 
 
 def _judge_files(settings: Settings, built: Mapping[str, Any],
-                 github_env: Mapping[str, str], listed: Any = None) -> dict[str, Any] | None:
+                 github_env: Mapping[str, str], listed: Any = None,
+                 loaded: Any = frozenset()) -> dict[str, Any] | None:
     """The changed files the gated properties depend on (gate/github/judges.py): shown, never
     deciding; None when the run is not for a pull request."""
     from gate.github import judges
 
     return judges.section(built, github_env, token=settings.token,
                           manifest_path=settings.manifest, root=settings.root,
-                          policy_path=settings.policy, listed=listed)
+                          policy_path=settings.policy, listed=listed, loaded=loaded)
 
 
 def report_artifact(settings: Settings) -> str:

@@ -15,7 +15,7 @@ previous name) is a judge of:
 1   the manifest or the policy file the gate reads                   all                manifest /
                                                                                          policy
 2   anything else under ``.github/`` (workflows, composite actions   all                workflow
-    in ``.github/actions/``, scripts a step runs; not rows 1 and 7)
+    in ``.github/actions/``, scripts a step runs; not rows 1 and 8)
 3   ``sitecustomize.py``, ``usercustomize.py`` or ``*.pth``, any      all                harness
     folder (Python runs them at start from any folder on the path)
 4   in any folder: ``conftest.py`` (pytest loads every collected     all                harness
@@ -34,7 +34,11 @@ previous name) is a judge of:
 6   ``__init__.py`` in a folder from the root to a gated test's      all                harness
     folder, or to the folder of a changed conftest or test module
     (pytest imports a test module's packages with it)
-7   a path the manifest lists for the property: a fixture (or a      that property      fixture /
+7   a file a stamp job's pytest session reported loading as a        all                harness
+    plugin module (a conftest, ``-p forge``, ``pytest_plugins``, an
+    entry point of a package installed from the workspace: the
+    stamps' ``harness_files``, from stamps not refused)
+8   a path the manifest lists for the property: a fixture (or a      that property      fixture /
     file one of its fixture globs matches), its card, its test file                     card
 ==  ===============================================================  =================  ==========
 
@@ -42,7 +46,9 @@ Rows 1-6 need no manifest: they are judged by name, by rules in this code that t
 cannot edit (a ``python_files`` pattern or a plugin module the configuration names is shown
 through the configuration's own change), so a patch that edits its own manifest (to drop a
 file from a property's fixtures) cannot hide a harness change, and the manifest change itself is
-shown for every property (row 1). Row 7 reads the properties it is given: on ``pull_request``
+shown for every property (row 1). Row 7 adds what the process really loaded (it only ever adds
+to the name rules: a test process can leave a file out, never hide one rows 1-6 name). Row 8
+reads the properties it is given: on ``pull_request``
 those of the base commit's manifest and the pull request's together (a property listed in both
 appears twice, each with its files), so that dropping a file from the patch's own manifest
 never hides it. A path matching several rows gets every kind; the properties are the union.
@@ -108,10 +114,13 @@ def test_file_of(test_id: str) -> str:
 
 
 def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[PropertyFiles],
-           config: Mapping[str, str] | None = None) -> list[Changed]:
+           config: Mapping[str, str] | None = None,
+           loaded: frozenset[str] = frozenset()) -> list[Changed]:
     """The changed files (``(path, previous path or None)``) that any property depends on,
     with the properties and kinds; ``config`` maps the manifest's and the policy's paths to
-    ``"manifest"``/``"policy"``. Ordered: every property first, then by how many, then path."""
+    ``"manifest"``/``"policy"``; ``loaded``: the files the stamp jobs' sessions reported
+    loading as plugin modules (row 7). Ordered: every property first, then by how many, then
+    path."""
     config = dict(config or {})
     every = tuple(sorted({p.test_id for p in properties}))
     per_path: dict[str, dict[str, set[str]]] = {}
@@ -133,7 +142,7 @@ def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[Prope
         acc = _Acc()
         for name in (path, previous):
             if name:
-                _match(name, config, per_path, every, test_folders, globbed, acc)
+                _match(name, config, per_path, every, test_folders, globbed, loaded, acc)
         if acc.kinds and acc.ids:
             ordered = tuple(k for k in KINDS if k in acc.kinds)
             everyone = set(every) <= acc.ids
@@ -195,20 +204,20 @@ def runs_in_the_test_process(path: str, test_folders: frozenset[str] | set[str])
 def _match(path: str, config: Mapping[str, str],
            per_path: Mapping[str, Mapping[str, set[str]]], every: Sequence[str],
            test_folders: set[str], globbed: Sequence[tuple[str, tuple[str, ...]]],
-           acc: _Acc) -> None:
+           loaded: frozenset[str], acc: _Acc) -> None:
     if path in config:  # row 1
         acc.kinds.add(config[path])
         acc.ids.update(every)
-    if path.startswith(GITHUB) and path not in config and path not in per_path:  # row 2
+    if path.startswith(GITHUB) and path not in config and path not in per_path:  # row 2 (not 1, 8)
         acc.kinds.add("workflow")
         acc.ids.update(every)
-    if runs_in_the_test_process(path, test_folders):  # rows 3-6
+    if runs_in_the_test_process(path, test_folders) or path in loaded:  # rows 3-7
         acc.kinds.add("harness")
         acc.ids.update(every)
-    for kind, ids in per_path.get(path, {}).items():  # row 7
+    for kind, ids in per_path.get(path, {}).items():  # row 8
         acc.kinds.add(kind)
         acc.ids.update(ids)
-    matched = {test_id for test_id, patterns in globbed  # row 7, its fixture globs
+    matched = {test_id for test_id, patterns in globbed  # row 8, its fixture globs
                if any(globs.matches(g, path) for g in patterns)}
     if matched:
         acc.kinds.add("fixture")

@@ -227,7 +227,7 @@ def changed_files(env: Mapping[str, str], token: str) -> Any:
 
 def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
             manifest_path: str, root: str, policy_path: str,
-            listed: Any = None) -> dict[str, Any] | None:
+            listed: Any = None, loaded: Any = frozenset()) -> dict[str, Any] | None:
     """The report's ``judge_files`` section, or None when the run is not for a pull request.
     ``listed``: the changed files when :func:`changed_files` already listed them. Never
     raises: every failure is its ``error`` or a ``notes`` line."""
@@ -247,7 +247,7 @@ def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
     try:
         return _listed(out, test_ids, env, token=token, repository=repository,
                        manifest_path=manifest_path, root=root, policy_path=policy_path,
-                       read_base=route == "pull_request", given=listed)
+                       read_base=route == "pull_request", given=listed, loaded=loaded)
     except Exception as exc:  # only shown: a defect here must never decide the door
         out["files"] = []
         out["error"] = _one_line(f"{type(exc).__name__}: {exc}")
@@ -256,7 +256,8 @@ def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
 
 def _listed(out: dict[str, Any], test_ids: Sequence[str], env: Mapping[str, str], *,
             token: str, repository: str, manifest_path: str, root: str,
-            policy_path: str, read_base: bool, given: Any = None) -> dict[str, Any]:
+            policy_path: str, read_base: bool, given: Any = None,
+            loaded: Any = frozenset()) -> dict[str, Any]:
     from gate.github import checks
 
     base, head = out["base"], out["head"]
@@ -297,7 +298,7 @@ def _listed(out: dict[str, Any], test_ids: Sequence[str], env: Mapping[str, str]
         out["complete"] = False
     config = {_repo_path(p, workspace): kind for p, kind in
               ((manifest_path, "manifest"), (policy_path, "policy")) if p}
-    found = judges.judged(listed.files, props, config)
+    found = judges.judged(listed.files, props, config, frozenset(loaded))
     for item in found[:MAX_FILES]:
         entry: dict[str, Any] = {"path": _bounded(item.path), "kinds": list(item.kinds)}
         if item.previous:

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-record', 'recorder-results')
-SCHEMA_SHA256 = "5c19a42ff9b45a5caaea8e02208dbf0eedd6397465cbc92f562142d6d48f6a90"
+SCHEMA_SHA256 = "77e68d446278bb784def1273731d662b0f7307cc8dac5563cc206fe5cff41094"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -231,6 +231,23 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                 data__hypothesis_item_item_len = len(data__hypothesis_item_item)
                                 if data__hypothesis_item_item_len > 100000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__hypothesis_item_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
+        if "plugins" in data_keys:
+            data_keys.remove("plugins")
+            data__plugins = data["plugins"]
+            if not (isinstance(data__plugins, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".plugins must be array", value=data__plugins, name="" + (name_prefix or "data") + ".plugins", rule='type')
+            data__plugins_is_list = isinstance(data__plugins, (list, tuple))
+            if data__plugins_is_list:
+                data__plugins_len = len(data__plugins)
+                if data__plugins_len > 100000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".plugins must contain less than or equal to 100000 items", value=data__plugins, name="" + (name_prefix or "data") + ".plugins", rule='maxItems')
+                for data__plugins_x, data__plugins_item in enumerate(data__plugins):
+                    if not (isinstance(data__plugins_item, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".plugins[{data__plugins_x}]".format(**locals()) + " must be string", value=data__plugins_item, name="" + (name_prefix or "data") + ".plugins[{data__plugins_x}]".format(**locals()) + "", rule='type')
+                    if isinstance(data__plugins_item, str):
+                        data__plugins_item_len = len(data__plugins_item)
+                        if data__plugins_item_len > 100000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".plugins[{data__plugins_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__plugins_item, name="" + (name_prefix or "data") + ".plugins[{data__plugins_x}]".format(**locals()) + "", rule='maxLength')
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
     return data

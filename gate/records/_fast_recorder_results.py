@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "4e3ad0e1d54b8284ebf67d63ca44b93430a3fbaae628280eb7d7f93d77ba4727"
+SCHEMA_SHA256 = "b6b3655d70655b3a839d7d2e7b1cf6c159673ef6ccd7331b12ac27266d2c958a"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -396,6 +396,23 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                         data__collected__hypothesis_item_item_len = len(data__collected__hypothesis_item_item)
                                         if data__collected__hypothesis_item_item_len > 100000:
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__collected__hypothesis_item_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
+                if "plugins" in data__collected_keys:
+                    data__collected_keys.remove("plugins")
+                    data__collected__plugins = data__collected["plugins"]
+                    if not (isinstance(data__collected__plugins, list)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.plugins must be array", value=data__collected__plugins, name="" + (name_prefix or "data") + ".collected.plugins", rule='type')
+                    data__collected__plugins_is_list = isinstance(data__collected__plugins, (list, tuple))
+                    if data__collected__plugins_is_list:
+                        data__collected__plugins_len = len(data__collected__plugins)
+                        if data__collected__plugins_len > 100000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.plugins must contain less than or equal to 100000 items", value=data__collected__plugins, name="" + (name_prefix or "data") + ".collected.plugins", rule='maxItems')
+                        for data__collected__plugins_x, data__collected__plugins_item in enumerate(data__collected__plugins):
+                            if not (isinstance(data__collected__plugins_item, str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.plugins[{data__collected__plugins_x}]".format(**locals()) + " must be string", value=data__collected__plugins_item, name="" + (name_prefix or "data") + ".collected.plugins[{data__collected__plugins_x}]".format(**locals()) + "", rule='type')
+                            if isinstance(data__collected__plugins_item, str):
+                                data__collected__plugins_item_len = len(data__collected__plugins_item)
+                                if data__collected__plugins_item_len > 100000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.plugins[{data__collected__plugins_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__collected__plugins_item, name="" + (name_prefix or "data") + ".collected.plugins[{data__collected__plugins_x}]".format(**locals()) + "", rule='maxLength')
                 if data__collected_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected must not contain "+str(data__collected_keys)+" properties", value=data__collected, name="" + (name_prefix or "data") + ".collected", rule='additionalProperties')
         if data_keys:

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "aaf97fedfe713087d414848bfe9788713cb88730d351349964bd40e0a7601582"
+SCHEMA_SHA256 = "f1ca01a11b4c58888915d7a566b39c062039dc445cb69c835e6af8a121f4d7d4"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -225,6 +225,25 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json(data, cu
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".location.line must be bigger than or equal to 1")
                 if data__location_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".location must not contain "+str(data__location_keys)+" properties")
+        if "harness_files" in data_keys:
+            data_keys.remove("harness_files")
+            data__harnessfiles = data["harness_files"]
+            if not (isinstance(data__harnessfiles, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_files must be array")
+            data__harnessfiles_is_list = isinstance(data__harnessfiles, (list, tuple))
+            if data__harnessfiles_is_list:
+                data__harnessfiles_len = len(data__harnessfiles)
+                if data__harnessfiles_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_files must contain less than or equal to 200 items")
+                for data__harnessfiles_x, data__harnessfiles_item in enumerate(data__harnessfiles):
+                    if not (isinstance(data__harnessfiles_item, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_files[{data__harnessfiles_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__harnessfiles_item, str):
+                        data__harnessfiles_item_len = len(data__harnessfiles_item)
+                        if data__harnessfiles_item_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_files[{data__harnessfiles_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                        if data__harnessfiles_item_len > 4096:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_files[{data__harnessfiles_x}]".format(**locals()) + " must be shorter than or equal to 4096 characters")
         if "ungated" in data_keys:
             data_keys.remove("ungated")
             data__ungated = data["ungated"]

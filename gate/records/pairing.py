@@ -594,22 +594,29 @@ UNGATED_KEPT = 1000
 
 
 @dataclass(slots=True)
-class UngatedFound:
-    """What the stamps (and the gate job's scan) name as ungated: ``(source, test, kind)``,
-    and the largest count one stamp gave (a stamp names its first 50)."""
+class Reported:
+    """What the stamp jobs' sessions reported beside their outcomes, from the stamps the
+    signature check did not refuse: the ungated tests (``(source, test, kind)``, the gate
+    job's scan adds its own; ``at_least``: the largest count one stamp gave, a stamp names its
+    first 50), and the repository's files they loaded as plugin modules (``harness_files``)."""
 
     named: list[tuple[str, str, str]] = field(default_factory=list)
     at_least: int = 0
+    harness_files: set[str] = field(default_factory=set)
 
 
-def ungated_in(loaded: Sequence[Loaded], into: UngatedFound | None = None) -> UngatedFound:
-    """Every ungated test the stamps name (their ``ungated`` object), by server class; a
-    stamp the signature check refused speaks for nothing."""
-    out = into if into is not None else UngatedFound()
+def reported_in(loaded: Sequence[Loaded], into: Reported | None = None) -> Reported:
+    """Every ungated test and loaded harness file the stamps name (their ``ungated`` and
+    ``harness_files``), by server class; a stamp the signature check refused speaks for
+    nothing."""
+    out = into if into is not None else Reported()
     seen = set(out.named)
     for item in loaded:
+        if item.refused is not None:
+            continue
+        out.harness_files.update(str(f) for f in item.stamp.get("harness_files", ()))
         named = item.stamp.get("ungated")
-        if item.refused is None and isinstance(named, Mapping):
+        if isinstance(named, Mapping):
             out.at_least = max(out.at_least, int(named["count"]))
             for entry in named["tests"]:
                 key = (str(item.stamp["server_class"]), str(entry["test"]), str(entry["kind"]))
@@ -619,7 +626,7 @@ def ungated_in(loaded: Sequence[Loaded], into: UngatedFound | None = None) -> Un
     return out
 
 
-def ungated_section(found: UngatedFound, pol: Policy,
+def ungated_section(found: Reported, pol: Policy,
                     notes: Sequence[str] = ()) -> dict[str, Any] | None:
     """The report's ``ungated`` section from what the stamps and the scan named, decided by
     the policy's ``ungated`` (gate/decide/ungated.py); None when none is named."""

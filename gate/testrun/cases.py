@@ -214,6 +214,18 @@ class Collected:
     #: every Hypothesis test collected (selected, or deselected by anyone): node id -> its
     #: kind (:func:`hypothesis_kind`); the gate names those no property selects (issue 29)
     hypothesis: dict[str, str] = field(default_factory=dict)
+    #: the file of every plugin module registered in the session (conftests, ``-p`` and
+    #: ``addopts``, ``pytest_plugins``, entry points), as the process reports them: the gate's
+    #: process keeps those in the repository as the stamps' ``harness_files`` (issue 27)
+    plugins: list[str] = field(default_factory=list)
+
+    def note_plugins(self, config: Any) -> None:
+        """Remember the files of the plugin modules registered in ``config`` (pytest's)."""
+        import os
+
+        found = {os.path.abspath(f) for plugin in config.pluginmanager.get_plugins()
+                 if isinstance(f := getattr(plugin, "__file__", None), str)}
+        self.plugins = sorted(found | set(self.plugins))
 
     def note_hypothesis(self, items: Sequence[Any]) -> None:
         """Remember which of ``items`` (collected pytest items) are Hypothesis tests."""
@@ -241,6 +253,7 @@ class Collected:
                 "deselected": sorted([list(k) for k in self.deselected]),
                 "ungated": sorted([list(k) for k in self.ungated]),
                 "hypothesis": sorted([[n, k] for n, k in self.hypothesis.items()]),
+                "plugins": list(self.plugins),
                 "failed": list(self.failed)}
 
     @classmethod
@@ -249,7 +262,8 @@ class Collected:
         return cls(None if selected is None else {(c, n) for c, n in selected},
                    {(c, n) for c, n in record["deselected"]}, list(record["failed"]),
                    {(c, n) for c, n in record["ungated"]},
-                   {str(n): str(k) for n, k in record.get("hypothesis", ())})
+                   {str(n): str(k) for n, k in record.get("hypothesis", ())},
+                   [str(f) for f in record.get("plugins", ())])
 
 
 def decide(cases: Sequence[Case] | None, classname: str | None, name: str,

@@ -249,7 +249,9 @@ class StampPlugin(Governor, Folder):
         proc = outcome.ProcessResult(exit_code, None, False, None, wall)
         cases = self.cases.all()
         decided = stamping.Decided(proc, self.decisions(proc), SOURCE, ran=True, cases=cases,
-                                   ungated=stamping.ungated_of(self.prepared, self.collected))
+                                   ungated=stamping.ungated_of(self.prepared, self.collected),
+                                   harness_files=stamping.harness_of(self.prepared,
+                                                                     self.collected))
         built = stamping.build_all(self.prepared, self.run_ids, decided,
                                    server_class=self.server_class, written_at=int(time.time()))
         targets = [self.out / f"{run_id}.json" for run_id in self.run_ids]

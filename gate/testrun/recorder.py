@@ -232,6 +232,7 @@ class Folder:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected.selected = {junit_key(item.nodeid) for item in session.items}
         self.collected.note_hypothesis(session.items)
+        self.collected.note_plugins(session.config)
         output = getattr(session.config, "workeroutput", None)
         if output is not None:  # an xdist worker: the controller collects nothing itself
             output["gate_hypothesis"] = sorted([n, k] for n, k in

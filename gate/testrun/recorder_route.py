@@ -26,6 +26,7 @@ from gate.testrun.stamping import (
     Prepared,
     Request,
     decide_cases,
+    harness_of,
     relative_posix,
     repository_root,
     ungated_of,
@@ -409,4 +410,5 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     decisions = decide_cases(prepared, cases, proc=proc, timeout_codes=request.timeout_codes,
                              collected=got[1] if got else None, manifest=request.manifest)
     return Decided(proc, decisions, RECORDER_SOURCE, ran=True, cases=cases,
-                   ungated=ungated_of(prepared, got[1] if got else None))
+                   ungated=ungated_of(prepared, got[1] if got else None),
+                   harness_files=harness_of(prepared, got[1] if got else None))

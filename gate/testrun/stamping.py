@@ -177,6 +177,7 @@ def build_stamp(
     failure: dict[str, Any] | None = None,
     redactor: Redactor | None = None,
     ungated: dict[str, Any] | None = None,
+    harness_files: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The stamp for one property, validated against its schema (and its own card). Text that
     came from the test run (``failure``, ``note``) is masked by ``redactor`` (default: the
@@ -219,6 +220,8 @@ def build_stamp(
         stamp["hypothesis"] = dict(hypothesis)
     if ungated is not None:
         stamp["ungated"] = ungated
+    if harness_files:
+        stamp["harness_files"] = list(harness_files)
     if failure is not None:
         stamp["failure"] = bounded_failure(
             {key: redactor.text(value) if isinstance(value, str) else value
@@ -276,6 +279,31 @@ class Decided:
     cases: Sequence[Any] | None = field(default=None)
     #: The Hypothesis tests the session collected that no property selects (:func:`ungated_of`)
     ungated: Sequence[tuple[str, str]] = ()
+    #: The repository's files the session loaded as plugin modules (:func:`harness_of`)
+    harness_files: Sequence[str] = ()
+
+
+#: How many loaded harness files each stamp names.
+HARNESS_NAMED = 200
+
+
+def harness_of(prepared: Sequence[Prepared], collected: Any) -> list[str]:
+    """The files of the repository among the plugin modules the session reported loading
+    (conftests, ``-p``, ``pytest_plugins``, entry points: ``collected.plugins``), relative
+    to the repository root, sorted, at most :data:`HARNESS_NAMED` (issue 27: what the process
+    really loaded is shown when a pull request changes it). Files outside the repository
+    (installed packages, the gate's own) are left out."""
+    if collected is None or not prepared:
+        return []
+    repo = repository_root(prepared[0].root)
+    if repo is None:
+        return []
+    found: set[str] = set()
+    for name in collected.plugins:
+        path = Path(name)
+        if path.is_absolute() and repo in path.parents:
+            found.add(path.relative_to(repo).as_posix())
+    return sorted(found)[:HARNESS_NAMED]
 
 
 #: How many ungated tests each stamp names (the rest are counted).
@@ -347,7 +375,7 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
             item, server_class=server_class, run_id=run_id, decided=outcome_of,
             proc=decided.proc, source=decided.source, written_at=written_at, ran=decided.ran,
             hypothesis=one.hypothesis if one else None, failure=one.failure if one else None,
-            redactor=redactor, ungated=ungated))
+            redactor=redactor, ungated=ungated, harness_files=decided.harness_files))
     return built
 
 
