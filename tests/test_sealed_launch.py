@@ -406,3 +406,32 @@ def test_the_bench_prints_the_reapings_cost(tmp_path: Path) -> None:
     for name in ("sealed launch of `true`", "sealed launch, one left behind"):
         assert re.search(rf"^RATIO {re.escape(name)} .* ratio=.* load=", done.stdout,
                          re.MULTILINE), done.stdout
+
+
+def test_an_interrupted_gate_reaps_too(shared_folder: Path, token: str) -> None:
+    """SIGTERM to the gate while the command runs: the command and its daemon are killed, and
+    no stamp is written."""
+    import signal
+    import subprocess
+
+    (shared_folder / "daemon.py").write_text(DAEMON, encoding="utf-8")
+    report = EXAMPLES / "junit" / "free-server.xml"
+    argv = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server",
+            "--junit", str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"),
+            "--", "bash", "-c", f"cp {report} junit.xml; {sealed.PYTHON} "
+            f"{shared_folder / 'daemon.py'} /nowhere {token}; touch started; sleep 300"]
+    gate = subprocess.Popen(sealed.as_user(argv), cwd=shared_folder,
+                            env=sealed.user_env(shared_folder), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (shared_folder / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # (the token is in the gate's own command line too: wait for this)
+    assert (shared_folder / "started").exists(), "the command never started"
+    gate.send_signal(signal.SIGTERM)
+    out, stderr = gate.communicate(timeout=60)
+    assert sealed.processes_with(token) == [], stderr
+    assert gate.returncode != 0, (gate.returncode, out, stderr)
+    assert "agent-patch gate: killed pid" in stderr, (gate.returncode, out)
+    assert not list((shared_folder / "stamps").glob("*.json")) \
+        if (shared_folder / "stamps").exists() else True
