@@ -430,3 +430,35 @@ def test_the_gate_job_shows_a_loaded_plugin_the_pull_request_changes(
         {"path": "plugins/forge_impl.py", "kinds": ["harness"], "all": True}]
     refused = [pairing.Loaded(a_stamp(LOCAL, "pass", harness_files=["x.py"]), "l.json", "no")]
     assert pairing.reported_in(refused).harness_files == set()
+
+
+def test_classify_stamps_decides_ungated_as_the_action_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``gate classify --stamps`` reads the stamps' ``ungated`` too: with ``ungated: fail`` it is
+    closed (exit 1) as the action is, never open beside an action that closes."""
+    from gate.commands.main import main
+
+    for cls, run in ((LOCAL, "l1"), (FREE, "f1")):
+        write_json(tmp_path / "stamps" / f"{run}.json",
+                   a_stamp(cls, "pass", run_id=run, fixture_sha256=SHA_X, ungated=NAMED))
+    write_once(tmp_path / "fail.yml", b"ungated: fail\n")
+    assert main(["classify", "--stamps", str(tmp_path / "stamps")]) == 0
+    warned = capsys.readouterr().out.splitlines()
+    assert warned[-2].startswith("gate: 1 Hypothesis test no manifest property selects")
+    assert warned[-1].startswith("decision=open")
+    assert main(["classify", "--stamps", str(tmp_path / "stamps"), "--policy",
+                 str(tmp_path / "fail.yml")]) == 1
+    closed = capsys.readouterr().out.splitlines()
+    assert closed[-2].endswith("(policy ungated: fail: the gate is closed)")
+    assert closed[-1].startswith("decision=closed")
+
+
+def test_the_stamp_jobs_summary_names_them() -> None:
+    from gate.github import summary
+
+    text = summary.render_stamp_done([a_stamp(LOCAL, "pass", ungated=NAMED)],
+                                     server_class=LOCAL, artifact="a", manifest="m.yml",
+                                     recorder=True)
+    assert ("**Ungated:** 1 Hypothesis test no manifest property selects ran in no stamp job; "
+            "fix: `gate init --add tests/test_codec.py`") in text
+    assert f"- `{NEW}`" in text

@@ -112,6 +112,14 @@ def print_text(decisions: Sequence[TestDecision], built: Mapping[str, Any],
     if green:
         say(f"{green} test{'s' if green != 1 else ''} {ACCEPTED} (green in both classes; each "
             "pair's four fields are in --json and the report)")
+    ungated = built.get("ungated")
+    if ungated:
+        from gate.decide import ungated as ungated_rules
+
+        said = ungated_rules.log_line([(t["test"], t["kind"]) for t in ungated["tests"]],
+                                      ungated["count"])
+        say(said + (" (policy ungated: fail: the gate is closed)"
+                    if ungated["decision"] == ungated_rules.CLOSED else ""))
     counts = built["counts"]
     say(f"decision={built['decision']} tests={len(decisions)} accepted={counts['accepted']} "
         f"frozen={counts['frozen']} rejected={counts['rejected']}")
@@ -131,7 +139,8 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
         signed.refuse_unverified(pol, [(os.path.join(args.stamps, item.source), item.stamp)
                                        for item in loaded], "gate classify --stamps")
         decisions = pairing.decide_by_policy(loaded, pol, now)
-        built = pairing.report_by_policy(decisions, now, pol)
+        built = pairing.report_by_policy(
+            decisions, now, pol, ungated=pairing.ungated_section(pairing.reported_in(loaded), pol))
     finally:
         if collecting:
             gc.enable()

@@ -216,6 +216,7 @@ def render_stamp_done(stamps: Sequence[Mapping[str, Any]], *, server_class: str,
             lines.append(f"- … and {len(shown) - max_listed} more (the stamps in the artifact "
                          "say which)")
         lines.append("")
+    lines += ungated.stamp_lines(stamps)
     run = markdown.link("this workflow run", view.run_url)
     lines += ["**The decision is the gate job's:** this job succeeds whatever the tests said "
               f"(a red is recorded in its stamp). The gate job (`mode: gate`) of {run} pairs "

@@ -9,7 +9,7 @@ the job summary and the check run (:func:`lines`), the log (:func:`log_lines`) a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gate.decide import ungated as rules
@@ -88,3 +88,19 @@ def output(report: Mapping[str, Any]) -> str:
     if section is None:
         return ""
     return "\n".join(markdown.one_line(str(t.get("test"))) for t in _tests(section))
+
+
+def stamp_lines(stamps: Sequence[Mapping[str, Any]], shown: int = SHOWN) -> list[str]:
+    """The stamp job's summary: the ungated tests its stamps name, with the fix, or none."""
+    found = next((s["ungated"] for s in stamps if isinstance(s.get("ungated"), Mapping)), None)
+    if found is None:
+        return []
+    tests = _tests(found)
+    count = int(found.get("count", len(tests)))
+    out = [f"**Ungated:** {count} Hypothesis test{'s' if count != 1 else ''} no manifest "
+           f"property selects ran in no stamp job; fix: "
+           f"{markdown.code_span(rules.fix([str(t.get('test')) for t in tests]), 600)}", ""]
+    out += [f"- {markdown.code_span(str(t.get('test', '')), TEST_CHARS)}" for t in tests[:shown]]
+    if count > min(len(tests), shown):
+        out.append(f"- … and {count - min(len(tests), shown)} more")
+    return [*out, ""]
