@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -435,3 +436,34 @@ def test_an_interrupted_gate_reaps_too(shared_folder: Path, token: str) -> None:
     assert "agent-patch gate: killed pid" in stderr, (gate.returncode, out)
     assert not list((shared_folder / "stamps").glob("*.json")) \
         if (shared_folder / "stamps").exists() else True
+
+
+def test_the_pytest_route_reaps_what_a_conftest_starts(shared_folder: Path, token: str) -> None:
+    """The action's own route (``--pytest``, the recorder): a ``conftest.py`` the patch adds
+    double-forks a ``setsid`` daemon at import; it is killed and named before the stamps."""
+    import shutil
+    import subprocess
+
+    project = shared_folder / "project"
+    shutil.copytree(EXAMPLES, project, ignore=shutil.ignore_patterns("__pycache__"))
+    (shared_folder / "daemon.py").write_text(DAEMON, encoding="utf-8")
+    conftest = project / "tests" / "conftest.py"
+    conftest.write_text(conftest.read_text(encoding="utf-8") + textwrap.dedent(f"""
+        import subprocess as _sp
+        _sp.run([{sealed.PYTHON!r}, {str(shared_folder / 'daemon.py')!r},
+                 {str(shared_folder / 'stamps')!r}, {token!r}], check=True)
+        """), encoding="utf-8")
+    subprocess.run(["chown", "-R", f"{sealed.UID}:{sealed.GID}", str(project)], check=True)
+    argv = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", "manifest.yml",
+            "--server-class", "free-server", "--pytest", "--out", str(shared_folder / "stamps"),
+            "--", sealed.PYTHON, "-m", "pytest"]
+    done = sealed.run_as_user(argv, project, sealed.user_env(
+        shared_folder, PYTHONDONTWRITEBYTECODE="1"))
+    assert done.returncode == 0, done.stderr
+    assert sealed.processes_with(token) == []
+    killed = [line for line in done.stderr.splitlines() if "killed pid" in line]
+    assert len(killed) == 1 and "\\x0aimport\\x20glob" in killed[0], done.stderr
+    time.sleep(0.5)
+    assert not (shared_folder / "rewrote").exists()
+    stamps = [json.loads(p.read_text()) for p in (shared_folder / "stamps").glob("*.json")]
+    assert len(stamps) == 3 and {s["source"] for s in stamps} == {"pytest-recorder"}
