@@ -107,6 +107,8 @@ def test_junit_key_is_pytests_own() -> None:
 
 
 HIDDEN = '''
+import unittest
+
 import hypothesis
 from hypothesis import given, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule
@@ -139,6 +141,12 @@ class TestBox:
         pass
 
 
+class Checks(unittest.TestCase):
+    @given(st.text())
+    def test_in_a_unittest_case(self, s):
+        pass
+
+
 class Machine(RuleBasedStateMachine):
     @rule()
     def step(self):
@@ -162,6 +170,7 @@ def test_the_scan_names_what_pytest_would_collect_without_importing_it() -> None
         ("tests/test_new.py::test_hidden", "given"),
         ("tests/test_new.py::test_async", "given"),
         ("tests/test_new.py::TestBox::test_box", "given"),
+        ("tests/test_new.py::Checks::test_in_a_unittest_case", "given"),
         ("tests/test_new.py::TestMachine::runTest", "stateful"),
         ("tests/test_new.py::TestDeeper::runTest", "stateful")]
     assert ungated.scan_source("x.py", "def broken(:\n") == []  # pytest's own error says it
@@ -462,3 +471,13 @@ def test_the_stamp_jobs_summary_names_them() -> None:
     assert ("**Ungated:** 1 Hypothesis test no manifest property selects ran in no stamp job; "
             "fix: `gate init --add tests/test_codec.py`") in text
     assert f"- `{NEW}`" in text
+
+
+def test_xdist_workers_report_what_they_collected(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    workspace(tmp_path, {"draws": 1}, deadline_ms=None)
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n",
+                 "2", "hypo_props.py", "hypo_stateful.py", environment=env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    (got,) = read_stamps(tmp_path / "out").values()
+    assert _named(got) == {**dict.fromkeys(UNGATED_PROPS, "given"), MACHINE: "stateful"}

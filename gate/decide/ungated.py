@@ -152,7 +152,8 @@ def _is_test_function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def scan_source(path: str, source: str) -> list[tuple[str, str]]:
     """``(node id, kind)`` of every Hypothesis test in one test file's ``source`` (``path``:
     its path in the repository), as pytest's default collection would name it: a module-level
-    ``@given`` function ``test*``, a ``@given`` method ``test*`` of a class ``Test*``, and a
+    ``@given`` function ``test*``, a ``@given`` method ``test*`` of a class ``Test*`` (or of a
+    ``unittest.TestCase``, whatever its name), and a
     state machine's ``TestCase`` bound to a module-level name (or subclassed by a class):
     ``path::Name::runTest``. A file that does not parse gives nothing (pytest's own collection
     error is the news). Pure: the text is parsed, never imported."""
@@ -178,7 +179,8 @@ def scan_source(path: str, source: str) -> list[tuple[str, str]]:
         elif isinstance(node, ast.ClassDef):
             if any(test_case_of(b) for b in node.bases):
                 found.append((f"{path}::{node.name}::runTest", STATEFUL))
-            elif node.name.startswith("Test"):
+            elif node.name.startswith("Test") or any(_last_name(b) == "TestCase"
+                                                      for b in node.bases):
                 found += [(f"{path}::{node.name}::{item.name}", GIVEN) for item in node.body
                           if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
                           and _is_test_function(item)]
