@@ -481,3 +481,16 @@ def test_xdist_workers_report_what_they_collected(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     (got,) = read_stamps(tmp_path / "out").values()
     assert _named(got) == {**dict.fromkeys(UNGATED_PROPS, "given"), MACHINE: "stateful"}
+
+
+def test_the_pull_request_comment_names_them() -> None:
+    from gate.github import comment
+    from gate.records import report as report_rules
+
+    built = report_rules.build([], 1, ungated={"policy": "fail", "decision": "closed",
+                                               "count": 1, "tests": [
+                                                   {"test": NEW, "kind": "given",
+                                                    "found_by": ["scan"]}]})
+    text = comment.body(built, "agent-patch gate")
+    assert "1 Hypothesis test ungated" in text and f"`{NEW}`" in text
+    assert comment.action("on-red", built) == "create"

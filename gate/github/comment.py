@@ -49,7 +49,10 @@ def action(mode: str, report: Mapping[str, Any]) -> str:
 def body(report: Mapping[str, Any], check_name: str, view: review.View | None = None,
          max_bytes: int = MAX_BYTES) -> str:
     view = view or review.View()
-    head = [marker(check_name), *review.headline(report, view, level="###")]
+    from gate.github import ungated
+
+    head = [marker(check_name), *review.headline(report, view, level="###"),
+            *ungated.lines(report, shown=10)]
     pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
     greens = len(review.greens(pairs))
     tail = ([f"{greens} accepted test{'s' if greens != 1 else ''} (green in both server "
