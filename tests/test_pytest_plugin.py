@@ -270,3 +270,29 @@ def test_bad_options_are_usage_errors_and_no_test_runs(tmp_path: Path, args: lis
     assert "passed" not in done.stdout
     assert not (tmp_path / "out").exists()
     assert (tmp_path / "taken" / "R.2.json").read_text() == "{}"
+
+
+def test_gate_tests_gated_runs_only_the_gated_tests(tmp_path: Path) -> None:
+    """Issue 29 item 7: README step 4 ran the whole suite twice; --gate-tests gated deselects
+    what no property selects (the action's tests: gated), and stamps as before."""
+    workspace(tmp_path)
+    gated = plugin_only(tmp_path, {}, "--gate-tests", "gated")
+    assert gated.returncode == 0, gated.stdout + gated.stderr
+    assert "4 deselected" in gated.stdout, gated.stdout  # c12, c14, c15, c16
+    stamps = read_stamps(tmp_path / "plugin")
+    assert set(stamps) == {*AGREED, *DIVERGENT}
+    assert {s["outcome"] for s in stamps.values()} == {"pass"}
+    (tmp_path / "all").mkdir()
+    workspace(tmp_path / "all")
+    every = plugin_only(tmp_path / "all", {})  # the default: every collected test runs
+    assert every.returncode == 0, every.stdout + every.stderr
+    assert "deselected" not in every.stdout and "passed" in every.stdout, every.stdout
+    ran = int(every.stdout.split(" passed")[0].split()[-1])
+    assert ran == int(gated.stdout.split(" passed")[0].split()[-1]) + 4
+
+
+def test_gate_tests_needs_gate_stamps(tmp_path: Path) -> None:
+    workspace(tmp_path)
+    done = plain_pytest(tmp_path, "--gate-tests", "gated")
+    assert done.returncode == 2
+    assert "--gate-tests needs --gate-stamps DIR" in done.stderr

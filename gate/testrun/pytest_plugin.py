@@ -4,7 +4,8 @@ Registered through the ``pytest11`` entry point ``gate``; it does nothing unless
 ``--gate-stamps`` is given::
 
     pytest --gate-stamps DIR --gate-server-class local-pinned --gate-manifest .github/gate.yml \\
-           [--gate-root DIR] [--gate-run-id-prefix P] [--gate-store DIR] [--gate-policy FILE]
+           [--gate-root DIR] [--gate-run-id-prefix P] [--gate-store DIR] [--gate-policy FILE] \\
+           [--gate-tests gated|all]
 
 Everything is read before the first test runs (manifest, cards, fixtures, sampler output,
 policy; a taken run id fails fast): bad input is a usage error and no test runs. At the end of
@@ -81,7 +82,7 @@ from typing import Any, NoReturn
 import pytest
 
 from gate.testrun.cases import Case, Cases, Collected, is_assertion, junit_key, lookup
-from gate.testrun.recorder import Folder, Governor
+from gate.testrun.recorder import Folder, Governor, keep_gated
 
 SOURCE = "pytest-plugin"
 PASSED, FAILURE, ERROR, SKIPPED = "passed", "failure", "error", "skipped"
@@ -102,6 +103,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gate-store", metavar="DIR", help="copy pinned sampler output to DIR")
     group.addoption("--gate-policy", metavar="FILE",
                     help="timeout exit codes (default: .github/gate-policy.yml if present)")
+    group.addoption("--gate-tests", metavar="WHICH", choices=("all", "gated"),
+                    help="gated: run only the tests the manifest gates (the others are "
+                         "deselected, as the action's tests: gated does); all (default): "
+                         "every test pytest collects")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -126,7 +131,8 @@ def pytest_configure(config: pytest.Config) -> None:
     others = {flag: config.getoption(dest) for flag, dest in (
         ("--gate-server-class", "gate_server_class"),
         ("--gate-run-id-prefix", "gate_run_id_prefix"), ("--gate-store", "gate_store"),
-        ("--gate-policy", "gate_policy"))}
+        ("--gate-policy", "gate_policy"),
+        ("--gate-tests", "gate_tests"))}
     if stamps is None:
         given = [flag for flag, value in others.items() if value is not None]
         if given:
@@ -170,6 +176,7 @@ class StampPlugin(Governor, Folder):
         self.timeout_codes = timeout_codes
         self.worker = worker
         self.started = time.monotonic()
+        self.only_gated = False  # --gate-tests gated
         self.ungated_line: str | None = None
 
     @classmethod
@@ -195,8 +202,19 @@ class StampPlugin(Governor, Folder):
         store = config.getoption("gate_store")
         prepared = stamping.prepare_all(props, root, Path(store) if store else None,
                                         background=False)  # the tests run in this process
-        return cls(prepared, run_ids, out, config.getoption("gate_server_class"),
-                   tuple(pol.timeout_exit_codes), worker, str(config.getoption("gate_manifest")))
+        plugin = cls(prepared, run_ids, out, config.getoption("gate_server_class"),
+                     tuple(pol.timeout_exit_codes), worker, str(config.getoption("gate_manifest")))
+        plugin.only_gated = config.getoption("gate_tests") == "gated"
+        return plugin
+
+    @pytest.hookimpl(trylast=True)  # after -k/-m: they narrow what runs further
+    def pytest_collection_modifyitems(self, session: pytest.Session,
+                                      items: list[pytest.Item]) -> None:
+        """``--gate-tests gated``: only the gated tests run (:func:`keep_gated`, as the
+        recorder's ``tests: gated``); then the cards govern them."""
+        if self.only_gated:
+            keep_gated(self, session, items)
+        Governor.pytest_collection_modifyitems(self, session, items)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:

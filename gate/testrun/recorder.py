@@ -353,6 +353,27 @@ class Channel:
 _ANSWER_SECONDS = 60.0
 
 
+def keep_gated(governor: Any, session: pytest.Session, items: list[pytest.Item]) -> None:
+    """``tests: gated`` (the recorder's plan, the plugin's ``--gate-tests gated``): deselect
+    every collected test that no property selects (in an xdist worker too: each collects, and
+    runs, on its own); pytest reports them as deselected. ``governor`` is a
+    :class:`Governor` and :class:`Folder`: what it dropped is kept as
+    :attr:`Collected.ungated`, sent by the workers to the controller, so a property whose test
+    was not collected is still found missing among the tests that would have run."""
+    config = session.config
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        (kept if governor.selecting(item) else dropped).append(item)
+    if dropped:
+        governor.collected.ungated.update(junit_key(item.nodeid) for item in dropped)
+        items[:] = kept
+        config.hook.pytest_deselected(items=dropped)
+        output = getattr(config, "workeroutput", None)
+        if output is not None:  # an xdist worker: the controller collects nothing
+            output["gate_ungated"] = sorted([list(k) for k in governor.collected.ungated])
+
+
 class Recorder(Governor, Folder):
     def __init__(self, plan: Plan, channel: Channel | None) -> None:
         Governor.__init__(self, plan.items)
@@ -393,18 +414,7 @@ class Recorder(Governor, Folder):
         A property whose test was not collected is still found missing among the tests that
         would have run (:attr:`Collected.ungated`, sent by the workers to the controller)."""
         if self.only_gated:
-            config = session.config
-            kept: list[pytest.Item] = []
-            dropped: list[pytest.Item] = []
-            for item in items:
-                (kept if self.selecting(item) else dropped).append(item)
-            if dropped:
-                self.collected.ungated.update(junit_key(item.nodeid) for item in dropped)
-                items[:] = kept
-                config.hook.pytest_deselected(items=dropped)
-                output = getattr(config, "workeroutput", None)
-                if output is not None:  # an xdist worker: the controller collects nothing
-                    output["gate_ungated"] = sorted([list(k) for k in self.collected.ungated])
+            keep_gated(self, session, items)
         Governor.pytest_collection_modifyitems(self, session, items)
 
     @pytest.hookimpl(wrapper=True)
