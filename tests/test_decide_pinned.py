@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gate.decide import digest, halt, receipts, stamps, ungated, when
+from gate.decide import digest, halt, receipts, signing, stamps, ungated, when
 from gate.decide import outcome as _outcome
 from gate.decide.digest import FailureClass
 from gate.decide.outcome import Outcome, ProcessResult
@@ -863,3 +863,187 @@ def test_the_ungated_output_is_the_node_ids() -> None:
     assert ungated.output_value([{"test": "a.py::t"}, {"test": "b.py::u", "kind": "given"}]) == (
         "a.py::t b.py::u")
     assert ungated.output_value([]) == ""
+
+
+@pytest.mark.parametrize("subject", [
+    [{"name": "diff", "digest": {"sha512": "d" * 128}}],
+    [{"name": "diff", "digest": "sha256:" + "d" * 64}],
+    [{"name": "diff"}],
+    [{"name": "diff", "digest": {"sha256": "d" * 64}}] * 2,
+    ["diff"],
+    {"name": "diff", "digest": {"sha256": "d" * 64}},
+])
+def test_an_in_toto_subject_without_one_sha256_digest_binds_no_diff(subject: Any) -> None:
+    document = dict(receipts.to_in_toto(_receipt()), subject=subject)
+    result = receipts.verify(document, BOUND)
+    assert (result.accepted, result.mismatches) == (False, ("diff_sha256",))
+
+
+@pytest.mark.parametrize("document", [None, [], "receipt", 3])
+def test_a_receipt_that_is_not_an_object_is_refused_as_such(document: Any) -> None:
+    result = receipts.verify(document, BOUND)
+    assert result.accepted is False
+    assert result.to_record() == {"decision": "reject", "line": "reject: receipt_type",
+                                  "mismatches": ["receipt_type"]}
+
+
+def test_a_memory_issuer_compares_and_prints_its_state() -> None:
+    one, two = _issuer(FIXTURE), _issuer(FIXTURE)
+    assert one == two
+    assert (one != two) is False
+    assert one != _issuer(FIXTURE.replace(generation=3))
+    assert one != halt.MemoryIssuer(dict(one.bindings), {"run-1": 9})
+    assert one.__eq__(object()) is NotImplemented
+    assert repr(halt.MemoryIssuer()) == "MemoryIssuer(bindings={}, current={})"
+    assert repr(one) == (f"MemoryIssuer(bindings={{('run-1', 2): {FIXTURE!r}}}, "
+                         "current={'run-1': 2})")
+    with pytest.raises(TypeError):
+        hash(one)
+
+
+def test_a_memory_issuer_starts_empty_or_from_what_it_is_given() -> None:
+    assert (halt.MemoryIssuer().bindings, halt.MemoryIssuer().current) == ({}, {})
+    given = {("run-1", 2): FIXTURE}
+    issuer = halt.MemoryIssuer(given, {"run-1": 2})
+    assert issuer.bindings is given and issuer.minted("run-1", 2) == FIXTURE
+    assert issuer.current_generation("run-1") == 2
+    assert issuer.current_generation("run-2") is None and issuer.minted("run-1", 1) is None
+
+
+def test_the_first_binding_of_a_run_at_generation_zero_is_current() -> None:
+    issuer = _issuer(FIXTURE.replace(generation=0))
+    assert issuer.current_generation("run-1") == 0
+    issuer.record(FIXTURE.replace(generation=5))
+    issuer.record(FIXTURE.replace(generation=4))
+    assert issuer.current_generation("run-1") == 5
+
+
+def test_a_binding_record_names_every_field() -> None:
+    assert FIXTURE.to_record() == {"run_id": "run-1", "generation": 2, "scope": "lab.invalid",
+                                   "host": "api.lab.invalid", "marker": halt.DEFAULT_MARKER,
+                                   "target_class": "fixture"}
+    record = dict(FIXTURE.to_record())
+    del record["marker"]
+    assert halt.Binding.from_record(record) == FIXTURE.replace(marker=None)
+    assert halt.HaltPolicy() == halt.HaltPolicy(("lab.invalid", "fixture.local"),
+                                                "synthetic-fixture-v1")
+
+
+# --- signed stamps (gate/decide/signing.py): what a refused stamp set is told ----------------
+
+EXPECT = signing.Expect(artifact="gate-stamps-local", server_class=LOCAL, job="stamp",
+                        run_attempt=2, repository="Acme/Widgets", repository_id="42",
+                        run_ids=("1001", "1002"), max_attempt=3, head_sha="c" * 40)
+PREDICATE = {"artifact": "gate-stamps-local", "server_class": LOCAL, "job": "stamp",
+             "run_attempt": 2, "repository": "acme/widgets", "repository_id": "42",
+             "run_id": "1002", "head_sha": "c" * 40, "policy_sha256": "a" * 64,
+             "manifest_sha256": "b" * 64}
+
+
+@pytest.mark.parametrize(("require", "local", "free"), [
+    ("off", False, False), ("local-pinned", True, False), ("all", True, True)])
+def test_which_stamps_must_be_signed(require: str, local: bool, free: bool) -> None:
+    policy = signing.SigningPolicy(mode="ed25519", require=require)
+    assert (policy.required(LOCAL), policy.required(FREE)) == (local, free)
+
+
+def test_keys_and_workflows_by_owner() -> None:
+    one, two = signing.Key("k1", b"1" * 32), signing.Key("k2", b"2" * 32)
+    policy = signing.SigningPolicy(keys=((LOCAL, one), ("gate", two), (LOCAL, two)),
+                                   workflows=((FREE, "wf-a"), (LOCAL, "wf-b"), (FREE, "wf-c")))
+    assert policy.keys_of(LOCAL) == (one, two) and policy.keys_of(FREE) == ()
+    assert policy.workflows_of(FREE) == ("wf-a", "wf-c") and policy.workflows_of("gate") == ()
+    assert signing.SigningPolicy() == signing.SigningPolicy("off", "off", (), (), False)
+
+
+def test_a_predicate_that_speaks_for_the_stamps() -> None:
+    assert signing.predicate_problem(PREDICATE, EXPECT) is None
+    # no repository id known, no head compared, an earlier attempt: still speaks for them
+    loose = dataclasses.replace(EXPECT, repository_id="", head_sha="")
+    assert signing.predicate_problem(dict(PREDICATE, repository_id="7", head_sha="d"),
+                                     loose) is None
+    assert signing.predicate_problem(
+        PREDICATE, dataclasses.replace(EXPECT, files_compared=True, policy_sha256="a" * 64,
+                                       manifest_sha256="b" * 64)) is None
+
+
+@pytest.mark.parametrize(("changes", "field", "why"), [
+    ({"artifact": "other"}, "predicate.artifact",
+     "'other', not 'gate-stamps-local' (the artifact's own)"),
+    ({"server_class": FREE}, "predicate.server_class",
+     "'free-server', not 'local-pinned' (the artifact's own)"),
+    ({"job": "x" * 90}, "predicate.job", f"{'x' * 80!r}, not 'stamp' (the artifact's own)"),
+    ({"run_attempt": 1}, "predicate.run_attempt", "'1', not '2' (the artifact's own)"),
+    ({"repository": "acme/other"}, "predicate.repository",
+     "'acme/other', not this repository 'Acme/Widgets'"),
+    ({"repository_id": "43"}, "predicate.repository_id",
+     "'43', not this repository's '42'"),
+    ({"run_id": "999"}, "predicate.run_id", "'999', not the run decided on (1001, 1002)"),
+    ({"head_sha": "d" * 40}, "predicate.head_sha",
+     "'dddddddddddd', not the commit decided on (cccccccccccc)"),
+])
+def test_each_predicate_field_that_does_not_speak_for_the_stamps(
+        changes: dict[str, Any], field: str, why: str) -> None:
+    assert signing.predicate_problem({**PREDICATE, **changes}, EXPECT) == (field, why)
+
+
+def test_a_predicate_of_a_later_attempt_than_the_one_decided() -> None:
+    expect = dataclasses.replace(EXPECT, run_attempt=4)
+    assert signing.predicate_problem(dict(PREDICATE, run_attempt=4), expect) == (
+        "predicate.run_attempt", "4 is later than the attempt being decided (3)")
+    assert signing.predicate_problem(dict(PREDICATE, run_attempt=3),
+                                     dataclasses.replace(EXPECT, run_attempt=3)) is None
+    missing = {k: v for k, v in PREDICATE.items() if k != "repository"}
+    assert signing.predicate_problem(missing, EXPECT) == (
+        "predicate.repository", "'', not this repository 'Acme/Widgets'")
+
+
+@pytest.mark.parametrize(("policy", "manifest", "predicate", "field", "why"), [
+    ("a" * 64, "b" * 64, {"policy_sha256": "f" * 64}, "predicate.policy_sha256",
+     "'ffffffffffff', not the policy file the gate job decides with ('aaaaaaaaaaaa'): the "
+     "stamps were made under another policy; fix: give every job of the run the same policy "
+     "input (and the same checkout)"),
+    (None, "b" * 64, {}, None, None),
+    (None, "b" * 64, {"policy_sha256": "a" * 64}, "predicate.policy_sha256",
+     "'aaaaaaaaaaaa', not the policy file the gate job decides with (null (no file)): the "
+     "stamps were made under another policy; fix: give every job of the run the same policy "
+     "input (and the same checkout)"),
+    ("a" * 64, "b" * 64, {"manifest_sha256": None}, "predicate.manifest_sha256",
+     "null (no file), not the manifest file the gate job decides with ('bbbbbbbbbbbb'): the "
+     "stamps were made under another manifest; fix: give every job of the run the same "
+     "manifest input (and the same checkout)"),
+    ("a" * 64, None, {}, "predicate.manifest_sha256",
+     "the gate job has no manifest file to compare it with; fix: check the repository out in "
+     "the gate job and give its manifest input the stamp jobs' manifest"),
+])
+def test_the_files_a_stamp_set_was_signed_under(policy: str | None, manifest: str | None,
+                                                predicate: dict[str, Any], field: str | None,
+                                                why: str | None) -> None:
+    expect = dataclasses.replace(EXPECT, files_compared=True, policy_sha256=policy,
+                                 manifest_sha256=manifest)
+    base = {k: v for k, v in PREDICATE.items() if k not in ("policy_sha256", "manifest_sha256")}
+    if policy is not None:
+        base["policy_sha256"] = policy
+    base["manifest_sha256"] = "b" * 64
+    got = signing.predicate_problem({**base, **predicate}, expect)
+    assert got == (None if field is None else (field, why))
+
+
+def test_the_subjects_are_exactly_the_stamp_files() -> None:
+    files = {"a.json": "1" * 64, "b.json": "2" * 64}
+
+    def subject(name: str, sha: object) -> dict[str, Any]:
+        return {"name": name, "digest": {"sha256": sha}}
+
+    assert signing.subject_problem([subject("a.json", "1" * 64), subject("b.json", "2" * 64)],
+                                   files) is None
+    assert signing.subject_problem([subject("a.json", "1" * 64)], files) is None
+    assert signing.subject_problem([subject("a.json", "1" * 64), subject("a.json", "1" * 64)],
+                                   files) == ("subject.1.name", "'a.json' is named twice")
+    assert signing.subject_problem([subject("a.json", "1" * 64), subject("c.json", "3" * 64)],
+                                   files) == (
+        "subject.1.name", "'c.json' is not in the artifact (a stamp removed after signing)")
+    assert signing.subject_problem([subject("b.json", "1" * 64)], files) == (
+        "subject.0.digest.sha256", "'b.json' has other bytes than were signed")
+    assert signing.subject_problem([{"name": "a.json", "digest": "1" * 64}], files) == (
+        "subject.0.digest.sha256", "'a.json' has other bytes than were signed")
