@@ -467,3 +467,25 @@ def test_the_pytest_route_reaps_what_a_conftest_starts(shared_folder: Path, toke
     assert not (shared_folder / "rewrote").exists()
     stamps = [json.loads(p.read_text()) for p in (shared_folder / "stamps").glob("*.json")]
     assert len(stamps) == 3 and {s["source"] for s in stamps} == {"pytest-recorder"}
+
+
+def test_a_huge_file_command_is_compared_by_digest(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file above the kept size is compared by size and sha256, never read whole into
+    memory; a change to it is still named."""
+    from gate.errors import GateInputError
+    from gate.testrun import file_commands
+
+    monkeypatch.setattr(file_commands, "KEPT", 16)
+    target = tmp_path / "set_env_1"
+    target.write_bytes(b"A=1\n" * 10)
+    env = {"GITHUB_ENV": str(target)}
+    before = file_commands.snapshot(env)
+    assert before[str(target)].digest is not None
+    file_commands.check(before, env)  # unchanged
+    with target.open("r+b") as handle:
+        handle.seek(4)
+        handle.write(b"B")
+    with pytest.raises(GateInputError) as caught:
+        file_commands.check(before, env)
+    assert "its bytes changed (40 -> 40 bytes)" in caught.value.message

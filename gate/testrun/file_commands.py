@@ -25,6 +25,9 @@ from gate.testrun.withheld import FILE_COMMANDS
 FOLDER = "_runner_file_commands"
 #: How much of added bytes a message quotes.
 QUOTED = 80
+#: A file larger than this is compared by size and sha256, not kept (the runner's own limit
+#: for a step summary is 1 MiB; a test may write a huge file into the folder).
+KEPT = 8 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,8 @@ class Seen:
     kind: str
     identity: tuple[int, int] | None = None
     data: bytes = b""
+    #: Of a file larger than :data:`KEPT`: its size and sha256 (``data`` is then empty).
+    digest: tuple[int, str] | None = None
 
 
 def _kind(mode: int) -> str:
@@ -65,7 +70,17 @@ def _see(path: str) -> Seen:
     except OSError as exc:
         return Seen(f"unreadable ({exc.strerror})", identity)
     with os.fdopen(fd, "rb") as handle:
-        return Seen(kind, identity, handle.read())
+        data = handle.read(KEPT + 1)
+        if len(data) <= KEPT:
+            return Seen(kind, identity, data)
+        import hashlib
+
+        digest = hashlib.sha256(data)
+        size = len(data)
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+        return Seen(kind, identity, data[:QUOTED], (size, digest.hexdigest()))
 
 
 def paths(env: Mapping[str, str]) -> list[str]:
@@ -101,6 +116,9 @@ def what_changed(before: Seen, after: Seen) -> str | None:
         return f"was removed (it was a {before.kind})"
     if before.kind != after.kind or before.identity != after.identity:
         return f"was replaced by another {after.kind}"
+    if before.digest is not None or after.digest is not None:
+        sizes = [seen.digest[0] if seen.digest else len(seen.data) for seen in (before, after)]
+        return f"its bytes changed ({sizes[0]} -> {sizes[1]} bytes)"
     if after.data.startswith(before.data):
         added = after.data[len(before.data):]
         return f"{len(added)} bytes were appended: {_quoted(added)}"
