@@ -23,8 +23,9 @@ from tests.property_suite.harness import env, read_stamps, write_manifest
 from tests.test_hypothesis_card import FINDS, FREE, LOCAL, run_class, workspace
 
 GATED = ("draws", "fixed_band", "round_trip")
-#: The fields that may differ between the two routes for one run (see pytest_plugin's doc).
-PER_RUN = ("run_id", "written_at", "wall_seconds", "source", "body_bytes")
+#: The fields that may differ between the two routes for one run (see pytest_plugin's doc;
+#: ``isolation``: the plugin runs in the test process, the recorder route in the seal).
+PER_RUN = ("run_id", "written_at", "wall_seconds", "source", "body_bytes", "isolation")
 
 
 def stamp(root: Path, out: str, *command: str, server_class: str = LOCAL,

@@ -30,9 +30,9 @@ def _with_plugin(root: Path, source: str) -> None:
     (root / "pytest.ini").write_text(ini.replace("addopts = ", "addopts = -p forge "))
 
 
-def _outcomes(root: Path, *extra: str) -> dict[str, tuple[str, str]]:
+def _outcomes(root: Path, *extra: str, isolation: str = "auto") -> dict[str, tuple[str, str]]:
     done = stamp(root, "out", *pytest_argv(*select("draws", "fixed_band"), *extra),
-                 environment=None)
+                 environment=None, extra=("--isolation", isolation))
     assert done.returncode == 0, done.stdout + done.stderr
     return {t: (s["outcome"], s.get("note", "")) for t, s in read_stamps(root / "out").items()}
 
@@ -253,7 +253,7 @@ def pytest_collection_finish(session):
 
 def test_the_test_process_reaches_no_results_path_and_not_the_gates_end(tmp_path: Path) -> None:
     _with_plugin(tmp_path, PROBE)
-    _outcomes(tmp_path)
+    _outcomes(tmp_path, isolation="none")  # the gate is the test process's parent
     probe = json.loads((tmp_path / "probe.json").read_text())
     assert probe["parent_sockets"] == 1  # the gate's end of the channel: there, unreachable
     assert not [t for t in probe["reached"] if t.startswith("socket:")], probe

@@ -90,11 +90,14 @@ def token() -> Iterator[str]:
 def _stamp_as_user(folder: Path, command: str, *extra: str,
                    env: dict[str, str] | None = None) -> tuple[int, str, Path]:
     """``gate stamp`` as the unprivileged user, through JUnit: ``command`` (bash) writes the
-    example's free-server report (one red, two green), then does what it does."""
+    example's free-server report (one red, two green), then does what it does. At isolation
+    ``none``: the launch's own mechanisms alone, without the namespace (gate/testrun/isolation.py),
+    which would stop most of these attacks before the launch sees them."""
     out = folder / "stamps"
     report = EXAMPLES / "junit" / "free-server.xml"
     argv = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
-            "--root", str(EXAMPLES), "--server-class", "free-server", *extra,
+            "--root", str(EXAMPLES), "--server-class", "free-server", "--isolation", "none",
+            *extra,
             "--junit", str(folder / "junit.xml"), "--out", str(out),
             "--", "bash", "-c", f"cp {report} {folder / 'junit.xml'}; {command}; exit 1"]
     done = sealed.run_as_user(argv, folder, sealed.user_env(folder, **(env or {})))
@@ -209,7 +212,9 @@ def test_nothing_starts_a_command_around_the_sealed_launch() -> None:
                ("gate.testrun.collecting", "collect"): "gate init's local collection (no "
                "stamp is written from it)",
                ("gate.testrun.withheld", "restart_without_secrets"): "the gate itself again, "
-               "without the secrets (not a command)"}
+               "without the secrets (not a command)",
+               ("gate.testrun.isolation", "_runs"): "probes of what the machine allows "
+               "(bwrap, sudo -n, setpriv as the other user), never the command"}
     allowed = {**STARTS, **helpers}
     seen: set[tuple[str, str]] = set()
     for path in sorted((ROOT / "gate").rglob("*.py")):
@@ -270,7 +275,8 @@ def test_the_gates_own_environ_holds_no_secret(shared_folder: Path, route: str) 
         runner = shared_folder / "runner"
         runner.mkdir()
         os.chown(runner, sealed.UID, sealed.GID)
-        env = {**SECRETS, "GATE_MODE": "stamp", "GATE_SERVER_CLASS": "free-server",
+        env = {**SECRETS, "GATE_MODE": "stamp", "GATE_ISOLATION": "none",
+               "GATE_SERVER_CLASS": "free-server",
                "GATE_MANIFEST": str(EXAMPLES / "manifest.yml"), "GATE_ROOT": str(EXAMPLES),
                "GATE_JUNIT": str(shared_folder / "junit.xml"), "RUNNER_TEMP": str(runner),
                "GATE_COMMAND": f"cp {EXAMPLES / 'junit' / 'free-server.xml'} junit.xml; "

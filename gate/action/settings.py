@@ -79,6 +79,9 @@ class Settings:
     artifact_name: str = ""
     # stamp mode: the install command, run sealed before the tests (gate stamp --install)
     install: str = ""
+    # stamp mode: the isolation level the command runs at, and the user level's user
+    isolation: str = "auto"
+    isolation_user: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -134,6 +137,8 @@ class Settings:
             tests=tests,
             artifact_name=env.get("GATE_ARTIFACT_NAME", "").strip(),
             install=env.get("GATE_INSTALL", ""),
+            isolation=env.get("GATE_ISOLATION", "").strip().lower() or "auto",
+            isolation_user=env.get("GATE_ISOLATION_USER", "").strip(),
         )
 
     @property

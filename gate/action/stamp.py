@@ -134,6 +134,9 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
             argv += ["--timeout", str(settings.timeout_seconds)]
         if settings.install.strip():  # pull-request code: inside the seal, like the tests
             argv += ["--install", settings.install]
+        argv += ["--isolation", settings.isolation, "--isolation-input", "isolation"]
+        if settings.isolation_user:
+            argv += ["--isolation-user", settings.isolation_user]
         # the runner parses the step's output for workflow commands: none from the commands
         argv += ["--fence", "--", "bash", "-c", settings.command]
     elif settings.install.strip():

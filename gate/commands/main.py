@@ -188,6 +188,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--tests", metavar="gated|all",
                    help="with --pytest: run only the tests the manifest gates (gated, the "
                    "default: the recorder deselects the others) or every collected test (all)")
+    p.add_argument("--isolation", metavar="auto|none|process|namespace|user",
+                   help="the isolation level the command runs at (README, Isolation levels): "
+                   "auto (the default) takes the highest this machine allows; a level named "
+                   "that cannot be had is exit 2 saying why")
+    p.add_argument("--isolation-input", metavar="INPUT", help=argparse.SUPPRESS)  # the action's
+    p.add_argument("--isolation-user", metavar="NAME",
+                   help="the user the user level runs the command as (no sudo, no container "
+                   "socket, the workspace writable)")
     p.add_argument("--junit-name", metavar="NAME", help="testcase name (default: the test id)")
     p.add_argument("--junit-classname", metavar="CLASS", help="testcase classname")
     p.add_argument("--policy", metavar="FILE", help=f"timeout exit codes; default: "

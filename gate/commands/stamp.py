@@ -49,6 +49,12 @@ def cmd_stamp(args: argparse.Namespace) -> int:
     if args.tests is not None and not args.pytest:
         raise _stamp_usage("--tests", "only with --pytest (the recorder selects what runs; "
                            "with --junit the command runs what it names)")
+    if command is None:
+        for flag, value in (("--isolation", args.isolation),
+                            ("--isolation-user", args.isolation_user)):
+            if value is not None:
+                raise _stamp_usage(flag, "only with -- COMMAND (the gate runs no command "
+                                   "with --exit-code)")
     root = Path(args.root)
     if args.manifest is not None:
         for flag, value in (("--card", args.card), ("--test-id", args.test_id),
@@ -97,7 +103,10 @@ def cmd_stamp(args: argparse.Namespace) -> int:
         store=Path(args.store) if args.store else None, command=command,
         timeout=args.timeout, recorded=recorded, assertion_failed=args.assertion_failed,
         manifest=args.manifest, pytest_recorder=args.pytest, tests=tests,
-        install=args.install, fence=args.fence)
+        install=args.install, fence=args.fence,
+        isolation=args.isolation or "auto", isolation_user=args.isolation_user,
+        isolation_place=((args.isolation_input, "(input)") if args.isolation_input
+                         else ("gate stamp", "--isolation")))
     written = routes.stamp_run(request)
     if args.json:
         print_json([{"path": str(path), "stamp": stamp} for path, stamp in written])

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "b6b3655d70655b3a839d7d2e7b1cf6c159673ef6ccd7331b12ac27266d2c958a"
+SCHEMA_SHA256 = "5ea70866611b1d365cef39c18faedb774be8565ac15bb3b4cbc3866c8f89c5ab"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass

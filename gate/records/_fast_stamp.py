@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "f1ca01a11b4c58888915d7a566b39c062039dc445cb69c835e6af8a121f4d7d4"
+SCHEMA_SHA256 = "f32f8fda1bbfec1d4f3341503ab9525d6fdc7f37c6ceb78171586ae9933faed9"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -168,6 +168,39 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json(data, cu
             data__source = data["source"]
             if not (isinstance(data__source, str) and data__source == 'command' or isinstance(data__source, str) and data__source == 'recorded' or isinstance(data__source, str) and data__source == 'junit' or isinstance(data__source, str) and data__source == 'pytest-plugin' or isinstance(data__source, str) and data__source == 'pytest-recorder'):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be one of ['command', 'recorded', 'junit', 'pytest-plugin', 'pytest-recorder']")
+        if "isolation" in data_keys:
+            data_keys.remove("isolation")
+            data__isolation = data["isolation"]
+            if not (isinstance(data__isolation, dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation must be object")
+            data__isolation_is_dict = isinstance(data__isolation, dict)
+            if data__isolation_is_dict:
+                data__isolation__missing_keys = set(['level', 'by', 'ptrace_scope']) - data__isolation.keys()
+                if data__isolation__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation must contain ")
+                data__isolation_keys = set(data__isolation.keys())
+                if "level" in data__isolation_keys:
+                    data__isolation_keys.remove("level")
+                    data__isolation__level = data__isolation["level"]
+                    if not (isinstance(data__isolation__level, str) and data__isolation__level == 'none' or isinstance(data__isolation__level, str) and data__isolation__level == 'process' or isinstance(data__isolation__level, str) and data__isolation__level == 'namespace' or isinstance(data__isolation__level, str) and data__isolation__level == 'user'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation.level must be one of ['none', 'process', 'namespace', 'user']")
+                if "by" in data__isolation_keys:
+                    data__isolation_keys.remove("by")
+                    data__isolation__by = data__isolation["by"]
+                    if not (isinstance(data__isolation__by, str) and data__isolation__by == 'bwrap' or isinstance(data__isolation__by, str) and data__isolation__by == 'unshare' or isinstance(data__isolation__by, str) and data__isolation__by == 'sudo-unshare' or data__isolation__by is None):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation.by must be one of ['bwrap', 'unshare', 'sudo-unshare', None]")
+                if "ptrace_scope" in data__isolation_keys:
+                    data__isolation_keys.remove("ptrace_scope")
+                    data__isolation__ptracescope = data__isolation["ptrace_scope"]
+                    if not ((isinstance(data__isolation__ptracescope, int) and not isinstance(data__isolation__ptracescope, bool)) or data__isolation__ptracescope is None):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation.ptrace_scope must be integer or null")
+                    if isinstance(data__isolation__ptracescope, (int, float, Decimal)) and not isinstance(data__isolation__ptracescope, bool):
+                        if data__isolation__ptracescope < 0:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation.ptrace_scope must be bigger than or equal to 0")
+                        if data__isolation__ptracescope > 3:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation.ptrace_scope must be smaller than or equal to 3")
+                if data__isolation_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".isolation must not contain "+str(data__isolation_keys)+" properties")
         if "written_at" in data_keys:
             data_keys.remove("written_at")
             data__writtenat = data["written_at"]

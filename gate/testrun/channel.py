@@ -46,7 +46,11 @@ FIRST, LATER = b"1", b"2"
 class ResultsChannel:
     """The gate's end of the recorder's channel, and what the stream said."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, own_pid_namespace: bool = False) -> None:
+        #: The command runs in its own PID namespace (:mod:`gate.testrun.isolation`): the pid
+        #: a begin record names is the recorder's in there, the kernel names the writer as the
+        #: gate sees it; the session is the writer of the begin record.
+        self.own_pid_namespace = own_pid_namespace
         self._ours, self._theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.attested = hasattr(socket, "SO_PASSCRED")
         if self.attested:  # the kernel names the writer of every byte (Linux)
@@ -183,6 +187,8 @@ class ResultsChannel:
 
     def _on_begin(self, where: str, record: dict[str, Any], writer: int | None) -> None:
         pid = int(record["pid"])
+        if self.own_pid_namespace and writer is not None:
+            pid = writer
         if writer is not None and writer != pid:
             self._poison(f"a second writer: {where} (begin) names process {pid} but process "
                          f"{writer} wrote it")

@@ -377,13 +377,24 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     workspace = [os.getcwd(), str(request.root)]
     shadowing_refused(workspace_path(workspace, os.environ.get("PYTHONPATH", "")))
     private = Path(tempfile.mkdtemp(prefix="gate-recorder-"))
-    channel = ResultsChannel()
+    from gate.testrun.cases import ENV_CHANNEL
+
+    seal = request.seal
+    channel = ResultsChannel(own_pid_namespace=seal is not None and seal.namespaced)
     try:
         plan_path = private / "plan.json"
         write_once(plan_path, canonical_json(plan) + b"\n")
         env = recorder_env(private, plan_path, channel.child_fd, os.environ, workspace)
-        proc = run_command(request.command, request.timeout, stdout, cast(IO[bytes], kept),
-                           env=env, channel=channel, fence=request.fence)
+        argv, stdin = list(request.command), None
+        if seal is not None:  # the recorder loads from its private folder, read-only inside
+            wrapped = seal.wrap(argv, env, channel_fd=channel.child_fd,
+                                channel_env=ENV_CHANNEL, extra_read_only=[private])
+            argv, env, stdin = wrapped.argv, wrapped.env, wrapped.stdin
+        proc = run_command(argv, request.timeout, stdout, cast(IO[bytes], kept),
+                           env=env, channel=channel, stdin=stdin,
+                           fence=request.fence)
+        if seal is not None:
+            proc = seal.result(proc)
     finally:
         channel.close()
         shutil.rmtree(private, ignore_errors=True)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from gate.errors import GateInputError
 from gate.records.files import lexists
 from gate.testrun import exit_route, junit_route, recorder_route, running
+from gate.testrun.isolation import Seal, seal_for
 from gate.testrun.stamping import Request, build_all, prepare_all, write_all
 
 
@@ -34,6 +36,9 @@ def stamp_run(
     for target in targets:
         if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
+    if request.command is not None:  # the level is chosen (or refused) before anything runs
+        request = replace(request, seal=_seal(request))
+    out_existed = lexists(request.out)
     if request.fence:  # one stream keeps the fence around every line (running.fenced)
         stdout = stdout if stdout is not None else sys.stdout.buffer
         stderr = stdout
@@ -50,6 +55,28 @@ def stamp_run(
     finally:
         if prepared:
             prepared[0].watch.finish()  # no thread outlives the run
+    _out_made_inside(request, out_existed)
     when = int(time.time()) if written_at is None else written_at
-    return write_all(targets, build_all(prepared, request.run_ids, decided,
-                                        server_class=request.server_class, written_at=when))
+    return write_all(targets, build_all(
+        prepared, request.run_ids, decided, server_class=request.server_class, written_at=when,
+        isolation=request.seal.record() if request.seal is not None else None))
+
+
+def _seal(request: Request) -> Seal:
+    """The seal for the level the request asks for (refused before anything runs); the stamps
+    folder, when it is there, is read-only to the command."""
+    source, field_name = request.isolation_place
+    return seal_for(request.isolation, source=source, field_name=field_name,
+                    other_user=request.isolation_user, workspace=request.root,
+                    read_only=[request.out])
+
+
+def _out_made_inside(request: Request, existed: bool) -> None:
+    """A stamps folder that was not there before a sealed run and is there after it was made
+    by the command (which could have left files in it): bad input, no stamps."""
+    if request.seal is not None and request.seal.namespaced and not existed and lexists(
+            request.out):
+        raise GateInputError(str(request.out), "(folder)",
+                             "the test command made the stamps folder, which the gate makes "
+                             "after the run; remove it and give an --out the tests do not "
+                             "write")

@@ -65,6 +65,7 @@ def run_command(
     env: Mapping[str, str] | None = None,
     channel: Channel | None = None,
     fence: bool = False,
+    stdin: int | None = None,
 ) -> outcome.ProcessResult:
     """Run ``argv`` sealed: in its own process group, its output streamed through and counted,
     and nothing it started left running after it. Every route runs its command here (the
@@ -84,7 +85,9 @@ def run_command(
     same sink as ``stdout`` and ``stderr`` then (the runner reads two pipes in no fixed
     order: only one stream keeps the fence around every line). ``channel``: the command
     inherits its ``child_fd`` (and no other descriptor of the gate's); it is read while the
-    command runs, and drained with the output.
+    command runs, and drained with the output. ``stdin``: a descriptor given as the command's
+    standard input (the channel, on the sealed routes that lose every other one:
+    :mod:`gate.testrun.isolation`), else the gate's own.
     """
     environment = os.environ if env is None else env
     watched = file_commands.snapshot(environment)
@@ -95,7 +98,7 @@ def run_command(
         killed: list[reaping.Killed] = []
         try:
             result = _run(argv, timeout, stdout, stderr, grace=grace, env=env, channel=channel,
-                          reap=lambda: killed.extend(_reap(spared)))
+                          stdin=stdin, reap=lambda: killed.extend(_reap(spared)))
         finally:
             for one in killed:
                 print(one.log_line(), file=sys.stderr, flush=True)
@@ -139,12 +142,14 @@ def _run(
     grace: float,
     env: Mapping[str, str] | None,
     channel: Channel | None,
+    stdin: int | None,
     reap: Callable[[], None],
 ) -> outcome.ProcessResult:
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, env=command_env(env),
+        proc = subprocess.Popen(list(argv), stdin=stdin, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True,
+                                env=command_env(env),
                                 pass_fds=(channel.child_fd,) if channel is not None else ())
     except FileNotFoundError:
         raise GateInputError(argv[0], "(command)", "no such command") from None
@@ -241,19 +246,31 @@ def run_or_recorded(request: Request, stdout: IO[bytes] | None,
     if request.command is None:
         assert request.recorded is not None
         return request.recorded
-    return run_command(request.command, request.timeout,
+    argv, env = list(request.command), dict(os.environ)
+    if request.seal is not None:  # the level in force (gate.testrun.isolation)
+        wrapped = request.seal.wrap(argv, env)
+        argv, env = wrapped.argv, wrapped.env
+    proc = run_command(argv, request.timeout,
                        stdout if stdout is not None else sys.stdout.buffer,
-                       stderr if stderr is not None else sys.stderr.buffer, fence=request.fence)
+                       stderr if stderr is not None else sys.stderr.buffer, env=env,
+                       fence=request.fence)
+    return request.seal.result(proc) if request.seal is not None else proc
 
 
 def install(request: Request, stdout: IO[bytes], stderr: IO[bytes]) -> None:
     """The request's install command (bash), run sealed as the test command is (the same
-    environment rules, reaped, its output fenced, the file commands checked), before it:
-    an install that does not exit 0 is bad input, no stamps."""
+    environment rules, reaped, its output fenced, the file commands checked, at the same
+    isolation level: :mod:`gate.testrun.isolation`), before it: an install that does not exit
+    0 is bad input, no stamps."""
     if not request.install:
         return
-    proc = run_command(["bash", "-c", request.install], None, stdout, stderr,
-                       fence=request.fence)
+    argv, env = ["bash", "-c", request.install], dict(os.environ)
+    if request.seal is not None:
+        wrapped = request.seal.wrap(argv, env)
+        argv, env = wrapped.argv, wrapped.env
+    proc = run_command(argv, None, stdout, stderr, env=env, fence=request.fence)
+    if request.seal is not None:
+        proc = request.seal.result(proc)
     if proc.exit_code != 0:
         how = (f"was killed by signal {proc.signal}" if proc.signal is not None
                else f"exited {proc.exit_code}")

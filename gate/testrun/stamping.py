@@ -39,6 +39,7 @@ from gate.records.fixture_watch import FixtureWatch
 from gate.records.manifest import Property, card_of
 from gate.records.redaction import Redactor
 from gate.testrun.cases import bounded, bounded_failure
+from gate.testrun.isolation import Seal
 
 SOURCES = ("command", "recorded", "junit")
 #: Which collected tests the recorder runs (``gate stamp --tests``, the action's ``tests``):
@@ -178,6 +179,7 @@ def build_stamp(
     redactor: Redactor | None = None,
     ungated: dict[str, Any] | None = None,
     harness_files: Sequence[str] = (),
+    isolation: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The stamp for one property, validated against its schema (and its own card). Text that
     came from the test run (``failure``, ``note``) is masked by ``redactor`` (default: the
@@ -216,6 +218,8 @@ def build_stamp(
         stamp["note"] = redactor.text(decided.note)
     if prepared.location is not None:
         stamp["location"] = dict(prepared.location)
+    if isolation is not None:  # the level the command ran at (Seal.record); no command: none
+        stamp["isolation"] = dict(isolation)
     if hypothesis is not None:
         stamp["hypothesis"] = dict(hypothesis)
     if ungated is not None:
@@ -354,7 +358,8 @@ CHANGED_DURING_RUN = "the card, fixtures or sampler output changed during the ru
 
 
 def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Decided, *,
-              server_class: str, written_at: int) -> list[dict[str, Any]]:
+              server_class: str, written_at: int,
+              isolation: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The one decide-and-build step of every route: each property's outcome (made
     ``resource_exit`` when its inputs changed during a run the gate watched), its testcase's
     ``hypothesis`` and ``failure`` objects on the pytest routes, and the validated stamp."""
@@ -375,7 +380,8 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
             item, server_class=server_class, run_id=run_id, decided=outcome_of,
             proc=decided.proc, source=decided.source, written_at=written_at, ran=decided.ran,
             hypothesis=one.hypothesis if one else None, failure=one.failure if one else None,
-            redactor=redactor, ungated=ungated, harness_files=decided.harness_files))
+            redactor=redactor, ungated=ungated, harness_files=decided.harness_files,
+            isolation=isolation))
     return built
 
 
@@ -410,6 +416,13 @@ class Request:
     #: On a GitHub runner: the commands' output fenced from the runner's workflow-command
     #: parser (:func:`gate.testrun.running.run_command`'s ``fence``).
     fence: bool = False
+    #: The isolation level asked for (:data:`gate.decide.isolation.CHOICES`), the other user
+    #: of the ``user`` level, and where they were given (file, field) for a refusal.
+    isolation: str = "auto"
+    isolation_user: str | None = None
+    isolation_place: tuple[str, str] = ("gate stamp", "--isolation")
+    #: The seal the command runs in (:func:`gate.testrun.routes.stamp_run` sets it).
+    seal: Seal | None = None
 
 
 def selector_place(request: Request, index: int) -> tuple[str, str]:

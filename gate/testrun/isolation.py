@@ -1,0 +1,397 @@
+"""The seal around the test command (issue 27): observe what this machine allows
+(:func:`observe`), take the level asked for (:func:`gate.decide.isolation.choose`, pure) and
+wrap the command's argv for it (:meth:`Seal.wrap`).
+
+``namespace``: the command gets its own PID, IPC and mount namespace and ``no_new_privs``,
+made by bubblewrap (``--unshare-pid --unshare-ipc --die-with-parent --new-session``), else by
+util-linux ``unshare --pid --fork --kill-child --mount --mount-proc --ipc`` as root or through
+passwordless sudo, whose shell binds the protected paths read-only and hides the secret ones
+before ``setpriv --no-new-privs`` drops back to the job's user. Inside, the action's folder,
+the gate's venv and base interpreter, the tool cache, the stamps folders, the recorder's
+private folder and the runner's file-command files are read-only; the signing key file and
+every container socket are replaced by an empty ``/dev/null`` bind (a connect is refused). The
+workspace and the rest of the file system stay as they are. The command is PID 1 of its
+namespace (or bubblewrap's init is): when it ends, every process left in it is killed by the
+kernel.
+
+``user``: the same namespace through ``unshare``, and ``setpriv`` switches to another user
+(``--isolation-user``) that has no sudo and reaches no container socket.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import stat
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from gate.decide import isolation as levels
+from gate.decide import outcome
+from gate.errors import GateInputError
+from gate.testrun.withheld import command_env
+
+YAMA = Path("/proc/sys/kernel/yama/ptrace_scope")
+APPARMOR_USERNS = Path("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
+#: Where docker, containerd and podman listen by default (``$XDG_RUNTIME_DIR`` ones added).
+SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+           "/run/podman/podman.sock", "/var/run/podman/podman.sock",
+           "/run/buildkit/buildkitd.sock", "/run/user/docker.sock")
+RUNTIME_SOCKETS = ("docker.sock", "podman/podman.sock", "containerd/containerd.sock",
+                   "docker/containerd/containerd.sock")
+#: The runner's file commands (the step's files) and the folder they are listed in.
+FILE_COMMANDS = ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE",
+                 "GITHUB_STEP_SUMMARY")
+#: Paths (``os.pathsep`` between) the sealed command finds empty: the signing key file's path,
+#: which is not a secret (the workflow names it) but whose bytes are.
+HIDE = "GATE_SEAL_HIDE"
+#: How long a probe (``bwrap``, ``sudo -n``) may take.
+PROBE_SECONDS = 10.0
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _runs(argv: Sequence[str]) -> bool:
+    """Does ``argv`` run and exit 0 (no input, no output, :data:`PROBE_SECONDS` at most)?"""
+    try:
+        done = subprocess.run(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=PROBE_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def socket_candidates(env: Mapping[str, str]) -> list[str]:
+    """Every path a container socket may be at: the defaults, the ``$XDG_RUNTIME_DIR`` ones,
+    and the ``unix://`` paths ``DOCKER_HOST``, ``CONTAINER_HOST`` and
+    ``CONTAINERD_ADDRESS`` name. Real paths, each once."""
+    paths = list(SOCKETS)
+    runtime = env.get("XDG_RUNTIME_DIR", "").strip()
+    if runtime:
+        paths += [os.path.join(runtime, name) for name in RUNTIME_SOCKETS]
+    for name in ("DOCKER_HOST", "CONTAINER_HOST", "CONTAINERD_ADDRESS"):
+        value = env.get(name, "").strip()
+        if value.startswith("unix://"):
+            paths.append(value.removeprefix("unix://"))
+        elif value.startswith("/"):
+            paths.append(value)
+    return list(dict.fromkeys(os.path.realpath(p) for p in paths))
+
+
+def _is_socket(path: str) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def reachable_sockets(env: Mapping[str, str], uid: int | None = None,
+                      gids: Iterable[int] = ()) -> tuple[str, ...]:
+    """The container sockets a user may connect to: this process's user (``uid`` None:
+    ``os.access``), or ``uid`` with the groups ``gids`` (read from the modes)."""
+    found = []
+    for path in socket_candidates(env):
+        if not _is_socket(path):
+            continue
+        if uid is None:
+            if os.access(path, os.W_OK):
+                found.append(path)
+        elif _may_write(path, uid, set(gids)):
+            found.append(path)
+    return tuple(found)
+
+
+def _may_write(path: str, uid: int, gids: set[int]) -> bool:
+    if uid == 0:
+        return True
+    st = os.stat(path)
+    if st.st_uid == uid:
+        return bool(st.st_mode & stat.S_IWUSR)
+    if st.st_gid in gids:
+        return bool(st.st_mode & stat.S_IWGRP)
+    return bool(st.st_mode & stat.S_IWOTH)
+
+
+def _bwrap_starts() -> bool:
+    """Does a bubblewrap sandbox with its own PID namespace start here (unprivileged user
+    namespaces allowed, or root)?"""
+    bwrap = shutil.which("bwrap")
+    return bwrap is not None and _runs([bwrap, "--dev-bind", "/", "/", "--unshare-pid",
+                                        "--die-with-parent", "--", "true"])
+
+
+def observe(env: Mapping[str, str] | None = None, *, other_user: str | None = None,
+            workspace: Path | None = None) -> levels.Facts:
+    """What this machine allows the command's user (this process's): Yama, bubblewrap,
+    util-linux, root or passwordless sudo, reachable container sockets, and whether
+    ``other_user`` can run the ``user`` level (``workspace`` must be writable to it)."""
+    env = os.environ if env is None else env
+    restricted = _read_int(APPARMOR_USERNS)
+    root = os.geteuid() == 0
+    sudo = not root and shutil.which("sudo") is not None and _runs(["sudo", "-n", "true"])
+    unshare = shutil.which("unshare") is not None and shutil.which("setpriv") is not None
+    facts = levels.Facts(
+        ptrace_scope=_read_int(YAMA), bwrap=_bwrap_starts(), unshare=unshare, root=root,
+        sudo=sudo, sockets=reachable_sockets(env),
+        userns_restricted=None if restricted is None else restricted != 0)
+    if other_user is None:
+        return facts
+    problem = user_problem(other_user, facts, workspace or Path.cwd(), env)
+    return levels.Facts(**{**_fields(facts), "other_user": other_user,
+                           "other_user_problem": problem})
+
+
+def _fields(facts: levels.Facts) -> dict[str, Any]:
+    return {name: getattr(facts, name) for name in facts.__slots__}
+
+
+def _as_root(facts: levels.Facts) -> list[str] | None:
+    """The prefix that runs a command as root here: none as root, ``sudo -n`` with
+    passwordless sudo; None when neither."""
+    if facts.root:
+        return []
+    if facts.sudo:
+        return ["sudo", "-n", "--"]
+    return None
+
+
+def user_problem(name: str, facts: levels.Facts, workspace: Path,
+                 env: Mapping[str, str]) -> str | None:
+    """Why user ``name`` cannot run the sealed command (the ``user`` level), with the fix;
+    None when it can: it exists, is neither root nor the job's user, has no sudo, reaches no
+    container socket, and can write the workspace."""
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return f"there is no user {name!r} (fix: useradd --no-create-home {name})"
+    if entry.pw_uid == 0 or entry.pw_uid == os.geteuid():
+        return f"user {name!r} is root or the job's own user (fix: name another user)"
+    prefix = _as_root(facts)
+    if prefix is None or not facts.unshare:
+        return ("switching to another user needs util-linux setpriv and root or passwordless "
+                "sudo (fix: run the job with passwordless sudo, as hosted runners do)")
+    gids = set(os.getgrouplist(name, entry.pw_gid))
+    sockets = reachable_sockets(env, entry.pw_uid, gids)
+    if sockets:
+        return (f"user {name!r} can reach the container socket {sockets[0]} (fix: take it "
+                "out of the socket's group)")
+    as_user = [*prefix, "setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}",
+               "--init-groups", "--"]
+    if _runs([*as_user, "sudo", "-n", "true"]):
+        return f"user {name!r} has passwordless sudo (fix: name a user without sudo)"
+    if not _runs([*as_user, "test", "-w", str(workspace)]):
+        return (f"user {name!r} cannot write the workspace {workspace} (fix: setfacl -R -m "
+                f"u:{name}:rwX {workspace}, or chown it)")
+    return None
+
+
+def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
+    """What the sealed command finds read-only: the gate's package and the action's folder
+    (``GITHUB_ACTION_PATH``, every action under ``_actions``), the gate's venv and the base
+    interpreter it was built from, the tool cache, the gate's folder under ``RUNNER_TEMP``
+    (its stamps), the runner's file commands and their folder, and ``extra`` (the stamps
+    folder, the recorder's private folder). Those that exist, real paths, each once."""
+    paths: list[str] = [str(Path(__file__).resolve().parent.parent), sys.prefix,
+                        sys.base_prefix]
+    for name in ("GITHUB_ACTION_PATH", "RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY"):
+        value = env.get(name, "").strip()
+        if value:
+            paths.append(value)
+    temp = env.get("RUNNER_TEMP", "").strip()
+    if temp:
+        paths += [os.path.join(temp, "agent-patch-gate"),
+                  os.path.join(temp, "_runner_file_commands"),
+                  os.path.join(os.path.dirname(temp.rstrip("/")), "_actions")]
+    paths += [env[name] for name in FILE_COMMANDS if env.get(name, "").strip()]
+    paths += [str(p) for p in extra]
+    return _existing(paths)
+
+
+def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
+    """What the sealed command finds empty: every container socket that exists (reachable or
+    not: a mode can change), the signing key file (``GATE_SIGNING_KEY_FILE``; the gate drops
+    that variable before it runs a command, so the stamp step names the file in
+    :data:`HIDE`), ``extra``."""
+    paths = [p for p in socket_candidates(env) if os.path.lexists(p)]
+    key = env.get("GATE_SIGNING_KEY_FILE", "").strip()
+    if key:
+        paths.append(key)
+    paths += [p for p in env.get(HIDE, "").split(os.pathsep) if p.strip()]
+    paths += [str(p) for p in extra]
+    return _existing(paths)
+
+
+def _existing(paths: Iterable[str]) -> list[str]:
+    real = [os.path.realpath(p) for p in paths if p and os.path.exists(p)]
+    return list(dict.fromkeys(p for p in real if p != "/"))
+
+
+#: The shell ``unshare`` runs as root inside the new namespaces: each ``ro:PATH`` is bound
+#: read-only on itself, each ``hide:PATH`` gets ``/dev/null`` (a file) or an empty read-only
+#: tmpfs (a folder) bound over it, then the recorder's channel (given as standard input: sudo
+#: closes every other descriptor) goes back to descriptor 3 and ``setpriv`` drops to the user
+#: with no_new_privs, no capabilities and no way back. The shell stays the namespace's first
+#: process (the command is not: a PID 1 ignores its own SIGKILL) and exits with the command's
+#: status, 128+N for a signal N, as bubblewrap does (:meth:`Seal.result`).
+UNSHARE_SCRIPT = r"""set -eu
+uid=$1 gid=$2 channel=$3
+shift 3
+while [ "$1" != -- ]; do
+  case $1 in
+    ro:*) p=${1#ro:}; mount --bind "$p" "$p"; mount -o remount,bind,ro "$p" ;;
+    hide:*) p=${1#hide:}
+      if [ -d "$p" ]; then mount -t tmpfs -o ro,size=4k,mode=0555 gate-hidden "$p"
+      else mount --bind /dev/null "$p"; fi ;;
+  esac
+  shift
+done
+shift
+if [ "$channel" = yes ]; then exec 3>&0 0</dev/null; fi
+setpriv --reuid="$uid" --regid="$gid" --init-groups --no-new-privs \
+  --inh-caps=-all --bounding-set=-all -- "$@"
+"""
+#: The descriptor the recorder's channel has inside the ``unshare`` route.
+UNSHARE_CHANNEL_FD = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """The command as it is started: argv, environment, and the descriptor given as its
+    standard input (the recorder's channel on the ``unshare`` routes), or None."""
+
+    argv: list[str]
+    env: dict[str, str]
+    stdin: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """The level in force and what it binds: :meth:`wrap` builds the command for it,
+    :meth:`record` is what each stamp records."""
+
+    level: levels.Level
+    ptrace_scope: int | None
+    facts: levels.Facts
+    read_only: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    other_user: str | None = None
+
+    @property
+    def namespaced(self) -> bool:
+        """Does the command get its own PID namespace (``namespace`` or ``user``)?"""
+        return levels.rank(self.level.level) >= levels.rank(levels.NAMESPACE)
+
+    def record(self) -> dict[str, Any]:
+        """The stamp's ``isolation`` object: the level, how it was made, and Yama."""
+        return {"level": self.level.level, "by": self.level.by,
+                "ptrace_scope": self.ptrace_scope}
+
+    def result(self, proc: outcome.ProcessResult) -> outcome.ProcessResult:
+        """The command's own result from the wrapper's: inside a namespace the wrapper exits
+        128+N when the command was killed by signal N (bubblewrap's rule, and the shell's),
+        so such a status is read as that signal, never as an exit status (a command that
+        exits 129-192 by itself is read as killed: a resource exit, never a pass)."""
+        code = proc.exit_code
+        if not self.namespaced or code is None or not 128 < code <= 128 + 64:
+            return proc
+        return replace(proc, exit_code=None, signal=code - 128)
+
+    def wrap(self, argv: Sequence[str], env: Mapping[str, str], *,
+             channel_fd: int | None = None, channel_env: str | None = None,
+             extra_read_only: Iterable[Path] = ()) -> Wrapped:
+        """``argv`` as it runs at this level (unchanged below ``namespace``), in ``env`` (given
+        to :func:`gate.testrun.running.run_command`, which withholds secrets).
+        ``channel_fd``: a descriptor the command inherits, named in its environment by
+        ``channel_env``; ``extra_read_only``: more paths it finds read-only (the recorder's
+        private folder)."""
+        env = dict(env)
+        if not self.namespaced:
+            return Wrapped(list(argv), env)
+        if not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
+            raise GateInputError(argv[0] if argv else "(command)", "(command)",
+                                 "no such command")
+        read_only = [*self.read_only, *_existing(str(p) for p in extra_read_only)]
+        if self.level.by == levels.BWRAP:
+            return Wrapped(self._bwrap(argv, read_only), env)
+        return self._unshare(argv, env, read_only, channel_fd, channel_env)
+
+    def _bwrap(self, argv: Sequence[str], read_only: Sequence[str]) -> list[str]:
+        bwrap = shutil.which("bwrap") or "bwrap"
+        wrapped = [bwrap, "--dev-bind", "/", "/", "--unshare-pid", "--unshare-ipc",
+                   "--die-with-parent", "--new-session", "--proc", "/proc"]
+        if os.path.isdir("/dev/shm"):
+            wrapped += ["--tmpfs", "/dev/shm"]
+        for path in read_only:
+            wrapped += ["--ro-bind", path, path]
+        for path in self.hidden:
+            if os.path.isdir(path):
+                wrapped += ["--tmpfs", path, "--remount-ro", path]
+            else:
+                wrapped += ["--ro-bind", "/dev/null", path]
+        return [*wrapped, "--", *argv]
+
+    def _unshare(self, argv: Sequence[str], env: dict[str, str], read_only: Sequence[str],
+                 channel_fd: int | None, channel_env: str | None) -> Wrapped:
+        prefix = _as_root(self.facts)
+        if prefix is None:
+            raise GateInputError("isolation", self.level.level,
+                                 "the unshare route needs root or passwordless sudo")
+        if self.other_user is not None:
+            entry = pwd.getpwnam(self.other_user)
+            uid, gid = entry.pw_uid, entry.pw_gid
+        else:
+            uid, gid = os.getuid(), os.getgid()
+        if channel_fd is not None and channel_env is not None:
+            env[channel_env] = str(UNSHARE_CHANNEL_FD)
+        # setpriv --pdeathsig: unshare (root, which the job's user cannot signal) dies with
+        # sudo; --kill-child: the namespace's first process dies with unshare
+        inner = ["setpriv", "--pdeathsig", "KILL", "--", "unshare", "--pid", "--fork",
+                 "--kill-child", "--mount", "--mount-proc", "--ipc", "--propagation",
+                 "private", "--", "/bin/sh", "-c", UNSHARE_SCRIPT, "gate-seal", str(uid),
+                 str(gid), "yes" if channel_fd is not None else "no",
+                 *(f"ro:{p}" for p in read_only), *(f"hide:{p}" for p in self.hidden),
+                 "--", *argv]
+        if prefix:  # sudo resets the environment: the command's goes through env -i, with
+            # nothing withheld in it (gate.testrun.withheld.command_env, as run_command's)
+            inner = ["env", "-i", *(f"{k}={v}" for k, v in sorted(command_env(env).items())),
+                     *inner]
+        return Wrapped([*prefix, *inner], env, channel_fd)
+
+
+def seal_for(asked: str, *, source: str, field_name: str, env: Mapping[str, str] | None = None,
+             other_user: str | None = None, workspace: Path | None = None,
+             read_only: Iterable[Path] = (), hidden: Iterable[Path] = (),
+             facts: levels.Facts | None = None) -> Seal:
+    """The seal for level ``asked`` (one of :data:`gate.decide.isolation.CHOICES`) on this
+    machine; a level that cannot be had is bad input named by ``source`` and ``field_name``
+    (the flag or the action input), with why and the fix."""
+    env = os.environ if env is None else env
+    if asked not in levels.CHOICES:
+        raise GateInputError(source, field_name,
+                             f"must be one of {', '.join(levels.CHOICES)}, not {asked!r}")
+    if other_user is not None and asked not in (levels.AUTO, levels.USER):
+        raise GateInputError(source, field_name,
+                             f"an isolation user runs only the user level, not {asked}")
+    if facts is None:
+        facts = observe(env, other_user=other_user, workspace=workspace)
+    try:
+        level = levels.choose(asked, facts)
+    except levels.Unavailable as exc:
+        raise GateInputError(source, field_name, str(exc)) from None
+    if level.level == levels.USER:  # the other user needs root to switch to
+        level = levels.Level(level.level, levels.UNSHARE if facts.root
+                             else levels.SUDO_UNSHARE)
+    return Seal(level, facts.ptrace_scope, facts,
+                read_only=tuple(protected_paths(env, read_only)),
+                hidden=tuple(hidden_paths(env, hidden)),
+                other_user=other_user if level.level == levels.USER else None)

@@ -1,0 +1,429 @@
+"""Isolation levels (issue 27): which level the facts make true (gate/decide/isolation.py), what
+the machine shows (gate/testrun/isolation.py), and the ``namespace`` level attacked from inside
+the sealed command.
+
+The attacks run as issue 27 ran them: the gate and its command as an unprivileged user
+(:mod:`tests.sealed_helpers`), the attacking code only in the command. The job's files the
+attacker goes for (the action's folder, the gate's venv, the runner's file commands, the key
+file, a container socket) are the unprivileged user's own, as on a hosted runner, so only the
+seal stands between the attacker and them: on the code before the seal every attack succeeded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate.decide import isolation as levels
+from gate.errors import GateInputError
+from gate.testrun import isolation
+from tests import sealed_helpers as sealed
+from tests.sealed_helpers import shared_folder
+
+__all__ = ["shared_folder"]
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "gate" / "examples"
+
+BARE = levels.Facts(ptrace_scope=1, bwrap=False, unshare=False, root=False, sudo=False)
+
+
+def facts(**changed: Any) -> levels.Facts:
+    return levels.Facts(**{**{n: getattr(BARE, n) for n in BARE.__slots__}, **changed})
+
+
+# --- the decision, from the facts ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("given", "level", "by"), [
+    (facts(), "process", None),
+    (facts(ptrace_scope=0), "none", None),
+    (facts(ptrace_scope=None), "none", None),  # no Yama: the kernel's same-user rule, as 0
+    (facts(sudo=True), "none", None),
+    (facts(sockets=("/var/run/docker.sock",)), "none", None),  # a reachable socket caps
+    (facts(bwrap=True), "namespace", "bwrap"),
+    # the namespace hides the sockets and no_new_privs stops sudo; no process outside is seen
+    (facts(bwrap=True, ptrace_scope=0, sudo=True, sockets=("/run/docker.sock",)),
+     "namespace", "bwrap"),
+    (facts(unshare=True, root=True), "namespace", "unshare"),
+    (facts(unshare=True, sudo=True), "namespace", "sudo-unshare"),
+    (facts(unshare=True), "process", None),  # unshare needs root or sudo
+    (facts(unshare=True, sudo=True, other_user="tester"), "user", "sudo-unshare"),
+    (facts(unshare=True, sudo=True, other_user="tester", other_user_problem="has sudo"),
+     "namespace", "sudo-unshare"),
+])
+def test_auto_takes_the_highest_level_the_facts_make_true(given: levels.Facts, level: str,
+                                                          by: str | None) -> None:
+    assert levels.choose("auto", given) == levels.Level(level, by)
+
+
+@pytest.mark.parametrize(("asked", "given", "words"), [
+    ("process", facts(ptrace_scope=0), "kernel.yama.ptrace_scope is 0"),
+    ("process", facts(ptrace_scope=None), "the kernel has no Yama"),
+    ("process", facts(sockets=("/run/docker.sock",)), "/run/docker.sock is reachable"),
+    ("process", facts(sudo=True), "passwordless sudo"),
+    ("namespace", facts(), "apt-get install bubblewrap"),
+    ("namespace", facts(unshare=True, userns_restricted=True),
+     "kernel.apparmor_restrict_unprivileged_userns is 1"),
+    ("user", facts(bwrap=True), "--isolation-user NAME"),
+    ("user", facts(unshare=True, root=True, other_user="t",
+                   other_user_problem="t has sudo (fix: x)"),
+     "t has sudo"),
+])
+def test_a_level_asked_for_that_cannot_be_had_is_refused_with_why_and_the_fix(
+        asked: str, given: levels.Facts, words: str) -> None:
+    with pytest.raises(levels.Unavailable) as caught:
+        levels.choose(asked, given)
+    assert str(caught.value).startswith(f"isolation {asked} cannot be had: ")
+    assert words in caught.value.reason and "fix: " in caught.value.reason
+
+
+def test_none_can_always_be_had_and_levels_are_ordered() -> None:
+    assert levels.choose("none", facts(ptrace_scope=0, sudo=True)).level == "none"
+    assert levels.LEVELS == ("none", "process", "namespace", "user")
+    assert [levels.below(None, r) for r in levels.LEVELS] == [False, True, True, True]
+    assert not levels.below("user", "namespace") and levels.below("process", "namespace")
+    assert set(levels.PROMISES) == set(levels.LEVELS)
+
+
+def test_the_cli_refuses_an_unknown_or_unavailable_level_before_anything_runs(
+        tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    base = [sys.executable, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server", "--junit",
+            str(EXAMPLES / "junit" / "free-server.xml"), "--out", str(tmp_path / "out")]
+    command = ["--", "touch", str(marker)]
+    for extra, said in (
+            (["--isolation", "namespac"], "gate stamp: --isolation: must be one of auto, none, "
+                                          "process, namespace, user, not 'namespac'"),
+            (["--isolation", "user"], "gate stamp: --isolation: isolation user cannot be had: "
+                                      "no other user is named (fix: --isolation-user NAME"),
+            (["--isolation", "namespace", "--isolation-user", "nobody"],
+             "an isolation user runs only the user level, not namespace")):
+        done = subprocess.run([*base, *extra, *command], capture_output=True, text=True,
+                              timeout=60, check=False)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1
+    assert not marker.exists() and not (tmp_path / "out").exists()
+    done = subprocess.run([*base[:-2], "--exit-code", "1", "--isolation", "none",
+                           "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "--isolation: only with -- COMMAND" in done.stderr
+
+
+# --- what the machine shows ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_socket(tmp_path: Path) -> Iterator[Path]:
+    """A listening unix socket at a path (a container daemon's, as far as anyone can tell)."""
+    path = Path("/tmp") / f"gate-docker-{os.getpid()}-{time.monotonic_ns()}.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(8)
+    os.chmod(path, 0o666)
+    try:
+        yield path
+    finally:
+        server.close()
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def test_a_socket_docker_host_names_is_a_candidate_and_reachable(fake_socket: Path) -> None:
+    env = {"DOCKER_HOST": f"unix://{fake_socket}", "XDG_RUNTIME_DIR": "/run/user/1001"}
+    candidates = isolation.socket_candidates(env)
+    assert str(fake_socket) in candidates and "/var/run/docker.sock" not in candidates[7:]
+    assert "/run/user/1001/docker.sock" in candidates
+    assert str(fake_socket) in isolation.reachable_sockets(env)
+    # by the modes, for another user: a group socket reaches its group's members only
+    os.chmod(fake_socket, 0o660)
+    os.chown(fake_socket, 0, 4321)
+    assert isolation.reachable_sockets(env, 65534, [65534]) == ()
+    assert isolation.reachable_sockets(env, 65534, [4321]) == (str(fake_socket),)
+
+
+def test_observe_reads_yama_and_the_tools(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    yama = tmp_path / "ptrace_scope"
+    yama.write_text("0\n")
+    monkeypatch.setattr(isolation, "YAMA", yama)
+    assert isolation.observe({}).ptrace_scope == 0
+    yama.write_text("2\n")
+    assert isolation.observe({}).ptrace_scope == 2
+    monkeypatch.setattr(isolation, "YAMA", tmp_path / "absent")
+    seen = isolation.observe({})
+    assert seen.ptrace_scope is None
+    assert seen.root == (os.geteuid() == 0)
+    assert seen.bwrap == (shutil.which("bwrap") is not None and isolation._bwrap_starts())
+
+
+def test_what_is_read_only_and_what_is_hidden(tmp_path: Path, fake_socket: Path) -> None:
+    temp = tmp_path / "_temp"
+    (temp / "agent-patch-gate").mkdir(parents=True)
+    (temp / "_runner_file_commands").mkdir()
+    (tmp_path / "_actions").mkdir()
+    env_file = temp / "_runner_file_commands" / "set_env_1"
+    env_file.write_text("")
+    key = tmp_path / "key.pem"
+    key.write_text("k")
+    env = {"RUNNER_TEMP": str(temp), "GITHUB_ENV": str(env_file), "DOCKER_HOST":
+           f"unix://{fake_socket}", "GATE_SIGNING_KEY_FILE": str(key),
+           "RUNNER_TOOL_CACHE": str(tmp_path / "absent")}
+    read_only = isolation.protected_paths(env)
+    assert {str(temp / "agent-patch-gate"), str(temp / "_runner_file_commands"),
+            str(tmp_path / "_actions"), str(env_file), sys.prefix,
+            str(ROOT / "gate")} <= set(read_only)
+    assert str(tmp_path / "absent") not in read_only
+    assert isolation.hidden_paths(env) == [str(fake_socket), str(key)]
+    env[isolation.HIDE] = f"{key}{os.pathsep}{tmp_path / 'absent'}"
+    del env["GATE_SIGNING_KEY_FILE"]
+    assert isolation.hidden_paths(env) == [str(fake_socket), str(key)]
+
+
+# --- the namespace level, attacked from inside ----------------------------------------------------
+
+#: The attack, run by the sealed command: it writes what it could do to ATTACK_REPORT.
+ATTACK = r'''
+import ctypes, json, os, socket, sys, time
+report = {}
+token = os.environ["ATTACK_TOKEN"].encode()
+me = os.getpid()
+outside = []
+for name in os.listdir("/proc"):
+    if not name.isdigit() or int(name) == me:
+        continue
+    try:
+        line = open(f"/proc/{name}/cmdline", "rb").read()
+    except OSError:
+        continue
+    if token in line or b"gate\0stamp" in line:
+        outside.append(int(name))
+report["outside_seen"] = len(outside)
+killable = readable = traced = 0
+libc = ctypes.CDLL(None, use_errno=True)
+for pid in outside:
+    try:
+        os.kill(pid, 0)
+        killable += 1
+    except OSError:
+        pass
+    try:
+        readable += b"STEP_SECRET=" in open(f"/proc/{pid}/environ", "rb").read()
+    except OSError:
+        pass
+    child = os.fork()
+    if child == 0:  # PTRACE_SEIZE (no stop); the tracer's exit detaches
+        os._exit(0 if libc.ptrace(0x4206, pid, None, None) == 0 else 1)
+    traced += os.waitpid(child, 0)[1] == 0
+report.update(killable=killable, environ_read=readable, traced=traced)
+def attempt(label, action):
+    try:
+        action()
+        report[label] = "done"
+    except OSError as exc:
+        report[label] = exc.strerror
+def append(path, text):
+    with open(path, "a") as f:
+        f.write(text)
+site = os.environ["ATTACK_SITE"]
+attempt("pth", lambda: append(os.path.join(site, "zzz.pth"), "import os\n"))
+attempt("action", lambda: append(os.environ["ATTACK_ACTION"] + "/action.yml", "# x\n"))
+attempt("github_env", lambda: append(os.environ["ATTACK_GITHUB_ENV"], "BASH_ENV=/tmp/x\n"))
+attempt("listed", lambda: append(os.path.join(os.environ["ATTACK_FILE_COMMANDS"], "new"), "x"))
+def read_key():
+    report["key_bytes"] = len(open(os.environ["ATTACK_KEY"], "rb").read())
+attempt("key", read_key)
+def connect():
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(2)
+    s.connect(os.environ["DOCKER_HOST"].removeprefix("unix://"))
+attempt("socket", connect)
+status = open("/proc/self/status").read()
+report["no_new_privs"] = [l.split()[1] for l in status.splitlines()
+                          if l.startswith("NoNewPrivs:")][0]
+sudo = os.spawnlp(os.P_WAIT, "sudo", "sudo", "-n", "true") if any(
+    os.path.exists(os.path.join(d, "sudo")) for d in os.environ["PATH"].split(":")) else None
+report["sudo"] = sudo
+with open(os.environ["ATTACK_REPORT"], "w") as f:
+    json.dump(report, f)
+'''
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    word = f"seal-attack-{os.getpid()}-{time.monotonic_ns()}"
+    yield word
+    for _ in range(3):
+        sealed.kill_all(sealed.processes_with(word))
+
+
+def _job_files(folder: Path) -> dict[str, str]:
+    """The job's own files the attack goes for, owned by the unprivileged (job's) user as on a
+    runner, and the environment that names them to the gate (``ATTACK_*`` to the attacker)."""
+    temp = folder / "_temp"
+    site = temp / "agent-patch-gate" / "venv" / "lib" / "python3" / "site-packages"
+    commands = temp / "_runner_file_commands"
+    action = folder / "_actions" / "gate" / "v1"
+    for made in (site, commands, action):
+        made.mkdir(parents=True)
+    (action / "action.yml").write_text("name: x\n")
+    github_env = commands / "set_env_1"
+    github_env.write_text("")
+    key = folder / "key.pem"
+    key.write_text("-----BEGIN PRIVATE KEY-----\n")
+    for path in (folder, *folder.rglob("*")):
+        os.chown(path, sealed.UID, sealed.GID)
+    return {"RUNNER_TEMP": str(temp), "GITHUB_ACTION_PATH": str(action),
+            "GITHUB_ENV": str(github_env), isolation.HIDE: str(key),
+            "ATTACK_SITE": str(site), "ATTACK_ACTION": str(action),
+            "ATTACK_GITHUB_ENV": str(github_env), "ATTACK_FILE_COMMANDS": str(commands),
+            "ATTACK_KEY": str(key), "ATTACK_REPORT": str(folder / "report.json"),
+            "STEP_SECRET": "the step's shell holds this"}
+
+
+def attack(folder: Path, token: str, isolation_level: str, socket_path: Path,
+           env: dict[str, str] | None = None,
+           as_user: list[str] | None = None) -> tuple[subprocess.CompletedProcess[str],
+                                                      dict[str, Any], Path]:
+    """``gate stamp --isolation LEVEL`` as the job's (unprivileged) user under a step's shell
+    holding a secret; the command writes the free-server report and runs :data:`ATTACK`."""
+    (folder / "attack.py").write_text(ATTACK)
+    environment = {**sealed.user_env(folder), **_job_files(folder), "ATTACK_TOKEN": token,
+                   "DOCKER_HOST": f"unix://{socket_path}", **(env or {})}
+    out = folder / "stamps"
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", isolation_level, "--junit",
+            str(folder / "junit.xml"), "--out", str(out), "--", "bash", "-c",
+            f"cp {report} {folder / 'junit.xml'}; {sealed.PYTHON} {folder / 'attack.py'}"]
+    # the step's shell: stays the gate's parent (a command after it), holds a secret
+    shell = ["bash", "-c", '"$@"; status=$?; : ' + token + '; exit $status', "step", *gate]
+    done = subprocess.run([*as_user, *shell] if as_user else sealed.as_user(shell), cwd=folder,
+                          env=environment, capture_output=True, text=True, timeout=180,
+                          check=False)
+    got = json.loads((folder / "report.json").read_text()) if (
+        folder / "report.json").exists() else {}
+    return done, got, out
+
+
+needs_user = pytest.mark.skipif(sealed.can_drop() is not None, reason=str(sealed.can_drop()))
+needs_bwrap = pytest.mark.skipif(
+    shutil.which("bwrap") is None,
+    reason="bubblewrap is not installed (.ci/run installs it: apt-get install bubblewrap)")
+
+
+@needs_user
+@needs_bwrap
+def test_from_inside_the_namespace_nothing_of_the_job_is_reached(
+        shared_folder: Path, token: str, fake_socket: Path) -> None:
+    """Issue 27's doors from inside the sealed command, as the job's own user: the gate and the
+    step's shell are not visible (no kill, no ptrace, no environ), the venv's site-packages
+    (break 1's ``.pth``), the action's folder and the runner's file commands are read-only,
+    the key file is empty, the container socket refuses, ``no_new_privs`` is set. On the code
+    before every one of them was done."""
+    done, got, out = attack(shared_folder, token, "namespace", fake_socket)
+    assert done.returncode == 0, done.stderr
+    assert got["outside_seen"] == 0, got  # the gate and the step's shell are not there
+    assert (got["killable"], got["environ_read"], got["traced"]) == (0, 0, 0)
+    assert got["pth"] == got["action"] == got["github_env"] == got["listed"] == (
+        "Read-only file system"), got
+    # /dev/null bound over it (on a user namespace's nodev mount it cannot even be opened)
+    assert got.get("key_bytes", 0) == 0 and got["key"] in ("done", "Permission denied"), got
+    assert got["socket"] == "Connection refused"
+    assert got["no_new_privs"] == "1"
+    stamps = [json.loads(p.read_text()) for p in out.glob("*.json")]
+    assert len(stamps) == 3
+    assert {json.dumps(s["isolation"], sort_keys=True) for s in stamps} == {
+        json.dumps({"by": "bwrap", "level": "namespace",
+                    "ptrace_scope": isolation.observe({}).ptrace_scope}, sort_keys=True)}
+
+
+@needs_user
+def test_at_none_the_same_attack_reaches_everything(shared_folder: Path, token: str,
+                                                    fake_socket: Path) -> None:
+    """The control: the very attack at ``none`` (the code before the seal) reaches every
+    door the namespace closes (the gate refuses the changed file commands afterwards: the
+    process level's check, after the fact)."""
+    done, got, _ = attack(shared_folder, token, "none", fake_socket)
+    assert got["outside_seen"] >= 2 and got["killable"] >= 2, got
+    assert got["environ_read"] >= 1  # the step's shell (the gate hides its own environ)
+    assert got["pth"] == got["action"] == got["github_env"] == got["listed"] == "done"
+    assert got["key_bytes"] > 0 and got["socket"] == "done" and got["no_new_privs"] == "0"
+    assert done.returncode == 2 and "set_env_1" in done.stderr, done.stderr
+
+
+DAEMON = r'''
+import os, sys, time
+if os.fork():
+    os._exit(0)
+os.setsid()
+if os.fork():
+    os._exit(0)
+time.sleep(1.0)
+open(sys.argv[1], "w").close()
+'''
+
+
+@needs_user
+@needs_bwrap
+def test_a_daemon_started_inside_dies_with_the_namespace(shared_folder: Path, token: str) -> None:
+    """The namespace ends with its command, by the kernel, whoever the gate is: the wrapped
+    command's ``setsid`` double-forked daemon is gone, with no reaper (a plain subprocess);
+    the same daemon unwrapped outlives its command."""
+    (shared_folder / "daemon.py").write_text(DAEMON)
+    seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts(bwrap=True))
+    for wrapped, survives in ((True, False), (False, True)):
+        marker = shared_folder / f"alive-{wrapped}"
+        argv = [sealed.PYTHON, str(shared_folder / "daemon.py"), str(marker), token]
+        if wrapped:
+            argv = seal.wrap(argv, {}).argv
+        subprocess.run(sealed.as_user(argv), env=sealed.user_env(shared_folder),
+                       timeout=60, check=True)
+        time.sleep(1.8)
+        assert marker.exists() == survives, wrapped
+
+
+@needs_bwrap
+def test_the_recorder_loads_inside_the_namespace(tmp_path: Path) -> None:
+    """The recorder route at ``namespace``: pytest in its own PID namespace loads the recorder
+    from its read-only private folder, reports over the inherited channel (the kernel names
+    the writer by the gate's pid for it) and the stamps record the level."""
+    from tests.property_suite.harness import read_stamps
+    from tests.test_hypothesis_card import FINDS, workspace
+    from tests.test_recorder import pytest_argv, select, stamp
+
+    workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
+    done = stamp(tmp_path, "out", *pytest_argv(*select("draws", "fixed_band")),
+                 extra=("--isolation", "namespace"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = read_stamps(tmp_path / "out")
+    assert (got["draws"]["outcome"], got["fixed_band"]["outcome"]) == ("pass", "assert_fail")
+    assert {s["isolation"]["level"] for s in got.values()} == {"namespace"}
+
+
+def test_a_signal_inside_is_read_back_as_the_signal() -> None:
+    seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts(bwrap=True))
+    from gate.decide.outcome import ProcessResult
+
+    assert seal.result(ProcessResult(137, None, False, 0, 1.0)) == ProcessResult(
+        None, 9, False, 0, 1.0)
+    assert seal.result(ProcessResult(1, None, False, 0, 1.0)).exit_code == 1
+    below = isolation.Seal(levels.Level("none", None), 0, facts())
+    assert below.result(ProcessResult(137, None, False, 0, 1.0)).exit_code == 137
+    assert below.wrap(["true"], {}).argv == ["true"]
+    with pytest.raises(GateInputError, match="no such command"):
+        seal.wrap(["no-such-command-gate-seal"], {"PATH": "/usr/bin"})
+
