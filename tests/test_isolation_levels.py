@@ -427,3 +427,84 @@ def test_a_signal_inside_is_read_back_as_the_signal() -> None:
     with pytest.raises(GateInputError, match="no such command"):
         seal.wrap(["no-such-command-gate-seal"], {"PATH": "/usr/bin"})
 
+
+# --- the policy: a level per class, counted only inside a signed stamp set ------------------------
+
+
+def _isolated_run(tmp_path: Path, local: str | None, free: str | None,
+                  require_isolation: str) -> tuple[int, dict[str, Any]]:
+    """Two signed stamp jobs whose stamps record ``local`` / ``free`` (None: no level) under a
+    policy with ``require_isolation`` (YAML flow mapping), decided by the gate job."""
+    from tests import test_signing as signed
+    from tests.core_helpers import FREE, LOCAL, SHA_X, stamp, write_json
+
+    path = signed._policy(tmp_path)
+    path.write_text(path.read_text() + f"  require_isolation: {require_isolation}\n")
+    for art, server_class, level in ((signed.LOCAL_ART, LOCAL, local),
+                                     (signed.FREE_ART, FREE, free)):
+        record = stamp(server_class, "pass", run_id=f"r-{server_class}", fixture_sha256=SHA_X)
+        if level is not None:
+            record["isolation"] = {"level": level, "by": None, "ptrace_scope": 1}
+        write_json(tmp_path / "stamps" / art / f"r-{server_class}.json", record)
+        assert signed.action.run(signed._stamp_env(tmp_path, server_class, art,
+                                                   server_class)) == 0
+    return signed._decide(tmp_path)
+
+
+def test_a_signed_set_below_the_required_level_closes_naming_class_and_levels(
+        tmp_path: Path) -> None:
+    _, report = _isolated_run(tmp_path, "namespace", "none",
+                                 "{local-pinned: namespace, free-server: process}")
+    assert report["decision"] == "closed"
+    (pair,) = [p for p in report["pairs"] if p["action"] == "reject_unsigned_stamp"]
+    assert ("isolation: the free-server stamp's test command ran at none, the policy requires "
+            "process (signing.require_isolation.free-server)") in pair["reason"]
+
+
+def test_a_stamp_recording_no_level_is_below_any_required_one(tmp_path: Path) -> None:
+    _, report = _isolated_run(tmp_path, None, "user", "{local-pinned: process}")
+    assert report["decision"] == "closed"
+    assert "ran at none (no level recorded), the policy requires process" in json.dumps(report)
+
+
+def test_signed_sets_at_or_above_the_required_levels_open(tmp_path: Path) -> None:
+    code, report = _isolated_run(tmp_path, "user", "namespace",
+                                 "{local-pinned: namespace, free-server: namespace}")
+    assert (code, report["decision"]) == (0, "open"), report
+
+
+@pytest.mark.parametrize(("text", "field", "said"), [
+    ("signing: {mode: ed25519, require: all, require_isolation: {local-pinned: namespce}}",
+     "signing.require_isolation.local-pinned", "did you mean 'namespace'?"),
+    ("signing: {mode: ed25519, require: all, require_isolation: {local-pined: namespace}}",
+     "signing.require_isolation.local-pined", "did you mean 'local-pinned'?"),
+    ("signing: {mode: ed25519, require: local-pinned, require_isolation: "
+     "{free-server: process}}", "signing.require_isolation.free-server",
+     "a level counts only inside a signed stamp set"),
+])
+def test_policy_check_names_a_wrong_required_level(tmp_path: Path, text: str, field: str,
+                                                   said: str) -> None:
+    from gate.records import policy
+    from tests.test_signing import KEYS
+
+    keys = ", ".join(f"{who}: [{{id: {who}-1, public_key: '{KEYS[who][1]}'}}]"
+                     for who in ("local-pinned", "free-server"))
+    path = tmp_path / "p.yml"
+    path.write_text(text[:-1] + f", keys: {{{keys}}}}}\n")
+    with pytest.raises(GateInputError) as caught:
+        policy.load(path)
+    assert caught.value.field.startswith(field) and said in caught.value.message, caught.value
+    done = subprocess.run([sys.executable, "-m", "gate", "policy", "check", str(path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and said in done.stderr
+
+
+def test_policy_check_describes_the_required_levels(tmp_path: Path) -> None:
+    from tests.test_signing import _policy
+
+    path = _policy(tmp_path)
+    path.write_text(path.read_text() + "  require_isolation: {free-server: namespace}\n")
+    done = subprocess.run([sys.executable, "-m", "gate", "policy", "check", str(path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "signing: free-server stamps must record isolation namespace or higher" in done.stdout

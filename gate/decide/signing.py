@@ -48,6 +48,12 @@ class SigningPolicy:
     #: sigstore mode: (owner: a server class or "gate", build signer URI)
     workflows: tuple[tuple[str, str], ...] = ()
     per_class: bool = False  # signer_workflows in the mapping form (else the 0.2.0 list)
+    #: (server class, the lowest isolation level its stamps must record: gate.decide.isolation)
+    isolation: tuple[tuple[str, str], ...] = ()
+
+    def isolation_of(self, server_class: str) -> str | None:
+        """The lowest isolation level ``server_class``'s stamps must record, or None."""
+        return next((level for who, level in self.isolation if who == server_class), None)
 
     def required(self, server_class: str) -> bool:
         """Whether a stamp of ``server_class`` must be signed."""

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('policy',)
-SCHEMA_SHA256 = "d2c344b19a5b75eed517f06cf85fc5d0582664104ccb366fb4dcae25079a63db"
+SCHEMA_SHA256 = "1a98994037f5cce92fd91107ad0bf96ddf42966e8e88ba4b62f8063d8f6c8d79"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -213,6 +213,26 @@ def validate_https___agent_patch_gate_invalid_schemas_policy_schema_json(data, c
                     data__signing__require = data__signing["require"]
                     if not (isinstance(data__signing__require, str) and data__signing__require == 'off' or isinstance(data__signing__require, bool) and data__signing__require is False or isinstance(data__signing__require, str) and data__signing__require == 'local-pinned' or isinstance(data__signing__require, str) and data__signing__require == 'all'):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.require must be one of ['off', False, 'local-pinned', 'all']")
+                if "require_isolation" in data__signing_keys:
+                    data__signing_keys.remove("require_isolation")
+                    data__signing__requireisolation = data__signing["require_isolation"]
+                    if not (isinstance(data__signing__requireisolation, dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.require_isolation must be object")
+                    data__signing__requireisolation_is_dict = isinstance(data__signing__requireisolation, dict)
+                    if data__signing__requireisolation_is_dict:
+                        data__signing__requireisolation_keys = set(data__signing__requireisolation.keys())
+                        if "local-pinned" in data__signing__requireisolation_keys:
+                            data__signing__requireisolation_keys.remove("local-pinned")
+                            data__signing__requireisolation__localpinned = data__signing__requireisolation["local-pinned"]
+                            if not (isinstance(data__signing__requireisolation__localpinned, str) and data__signing__requireisolation__localpinned == 'none' or isinstance(data__signing__requireisolation__localpinned, str) and data__signing__requireisolation__localpinned == 'process' or isinstance(data__signing__requireisolation__localpinned, str) and data__signing__requireisolation__localpinned == 'namespace' or isinstance(data__signing__requireisolation__localpinned, str) and data__signing__requireisolation__localpinned == 'user'):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.require_isolation.local-pinned must be one of ['none', 'process', 'namespace', 'user']")
+                        if "free-server" in data__signing__requireisolation_keys:
+                            data__signing__requireisolation_keys.remove("free-server")
+                            data__signing__requireisolation__freeserver = data__signing__requireisolation["free-server"]
+                            if not (isinstance(data__signing__requireisolation__freeserver, str) and data__signing__requireisolation__freeserver == 'none' or isinstance(data__signing__requireisolation__freeserver, str) and data__signing__requireisolation__freeserver == 'process' or isinstance(data__signing__requireisolation__freeserver, str) and data__signing__requireisolation__freeserver == 'namespace' or isinstance(data__signing__requireisolation__freeserver, str) and data__signing__requireisolation__freeserver == 'user'):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.require_isolation.free-server must be one of ['none', 'process', 'namespace', 'user']")
+                        if data__signing__requireisolation_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.require_isolation must not contain "+str(data__signing__requireisolation_keys)+" properties")
                 if "keys" in data__signing_keys:
                     data__signing_keys.remove("keys")
                     data__signing__keys = data__signing["keys"]

@@ -270,8 +270,16 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
                              "mode")
     listed = raw.get("sigstore", {}).get("signer_workflows")
     workflows = _signer_workflows(listed, mode, require, source)
-    return SigningPolicy(mode, require, tuple(keys), workflows=workflows,
-                         per_class=isinstance(listed, dict))
+    signing = SigningPolicy(mode, require, tuple(keys), workflows=workflows,
+                            per_class=isinstance(listed, dict))
+    isolation = tuple(sorted(raw.get("require_isolation", {}).items()))
+    for server_class, _level in isolation:
+        if not signing.required(server_class):
+            raise GateInputError(source, f"signing.require_isolation.{server_class}",
+                                 f"needs {server_class} stamps required signed (require is "
+                                 f"{require}): a level counts only inside a signed stamp "
+                                 "set; fix: signing.require all (or local-pinned)")
+    return dataclasses.replace(signing, isolation=isolation)
 
 
 def _signer_workflows(raw: Any, mode: str, require: str, source: str
@@ -342,6 +350,8 @@ def describe_signing(sign: SigningPolicy) -> list[str]:
             lines.append(f"signing: {owner}: no {what}")
         else:
             lines.append(f"signing: {owner}: not required signed (require {sign.require})")
+    for server_class, level in sign.isolation:
+        lines.append(f"signing: {server_class} stamps must record isolation {level} or higher")
     if sign.mode == "sigstore" and not sign.per_class:
         lines.append("signing: note: signer_workflows is one list for both classes, so only the "
                      "certificate's runner environment tells a local-pinned signer from a "

@@ -370,6 +370,8 @@ def refusals(directory: Path, sources: Sequence[tuple[str, str]], policy: Signin
             elif stamp_class != server_class:  # pairing refuses it too; never let it through
                 out[source] = (f"artifact {folder!r}: server_class: a {stamp_class} stamp in a "
                                f"{server_class} artifact")
+            elif (low := isolation_short(directory / source, stamp_class, policy)) is not None:
+                out[source] = f"artifact {folder!r}: {low}"
     return out
 
 
@@ -430,7 +432,29 @@ def offline_refusals(directory: Path, sources: Sequence[tuple[str, str]],
                 out[source] = (f"{where}: subject: no subject names "
                                f"{source.rsplit('/', 1)[-1][:100]!r} (a stamp added after "
                                "signing)")
+            elif (low := isolation_short(directory / source, server_class, policy)) is not None:
+                out[source] = f"{where}: {low}"
     return out
+
+
+def isolation_short(path: Path, server_class: str, policy: SigningPolicy) -> str | None:
+    """Why the signed stamp at ``path`` ran below the isolation level the policy requires of
+    its class (``signing.require_isolation``), naming the class, the level found and the
+    level required; None when it did not (or nothing is required)."""
+    from gate.decide import isolation
+    from gate.records.files import read_json
+
+    required = policy.isolation_of(server_class)
+    if required is None:
+        return None
+    stamp = read_json(path)
+    recorded = stamp.get("isolation") if isinstance(stamp, dict) else None
+    found = recorded.get("level") if isinstance(recorded, dict) else None
+    if not isolation.below(found, required):
+        return None
+    return (f"isolation: the {server_class} stamp's test command ran at "
+            f"{found or 'none (no level recorded)'}, the policy requires {required} "
+            f"(signing.require_isolation.{server_class})")
 
 
 # --- the gate job's re-run record in sigstore mode -------------------------------------------
