@@ -187,7 +187,7 @@ def test_what_is_read_only_and_what_is_hidden(tmp_path: Path, fake_socket: Path)
             str(ROOT / "gate")} <= set(read_only)
     assert str(tmp_path / "absent") not in read_only
     assert isolation.hidden_paths(env) == [str(fake_socket), str(key)]
-    env[isolation.HIDE] = f"{key}{os.pathsep}{tmp_path / 'absent'}"
+    env["GATE_SIGNING_KEY_FILE_PATH"] = str(key)  # the stamp step's copy of the path
     del env["GATE_SIGNING_KEY_FILE"]
     assert isolation.hidden_paths(env) == [str(fake_socket), str(key)]
 
@@ -286,7 +286,7 @@ def _job_files(folder: Path) -> dict[str, str]:
     for path in (folder, *folder.rglob("*")):
         os.chown(path, sealed.UID, sealed.GID)
     return {"RUNNER_TEMP": str(temp), "GITHUB_ACTION_PATH": str(action),
-            "GITHUB_ENV": str(github_env), isolation.HIDE: str(key),
+            "GITHUB_ENV": str(github_env), "GATE_SIGNING_KEY_FILE_PATH": str(key),
             "ATTACK_SITE": str(site), "ATTACK_ACTION": str(action),
             "ATTACK_GITHUB_ENV": str(github_env), "ATTACK_FILE_COMMANDS": str(commands),
             "ATTACK_KEY": str(key), "ATTACK_REPORT": str(folder / "report.json"),

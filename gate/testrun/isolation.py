@@ -47,9 +47,10 @@ RUNTIME_SOCKETS = ("docker.sock", "podman/podman.sock", "containerd/containerd.s
 #: The runner's file commands (the step's files) and the folder they are listed in.
 FILE_COMMANDS = ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE",
                  "GITHUB_STEP_SUMMARY")
-#: Paths (``os.pathsep`` between) the sealed command finds empty: the signing key file's path,
-#: which is not a secret (the workflow names it) but whose bytes are.
-HIDE = "GATE_SEAL_HIDE"
+#: Where the signing key file's path is (not a secret: the workflow names it; its bytes are):
+#: the signing input, and the stamp step's copy of the path, which the gate's restart without
+#: secrets keeps (gate.action.stamp.KEY_FILE_PATH).
+KEY_FILES = ("GATE_SIGNING_KEY_FILE", "GATE_SIGNING_KEY_FILE_PATH")
 #: How long a probe (``bwrap``, ``sudo -n``) may take.
 PROBE_SECONDS = 10.0
 
@@ -219,14 +220,12 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
 
 def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
     """What the sealed command finds empty: every container socket that exists (reachable or
-    not: a mode can change), the signing key file (``GATE_SIGNING_KEY_FILE``; the gate drops
-    that variable before it runs a command, so the stamp step names the file in
-    :data:`HIDE`), ``extra``."""
+    not: a mode can change), the signing key file (:data:`KEY_FILES`), ``extra``."""
     paths = [p for p in socket_candidates(env) if os.path.lexists(p)]
-    key = env.get("GATE_SIGNING_KEY_FILE", "").strip()
-    if key:
-        paths.append(key)
-    paths += [p for p in env.get(HIDE, "").split(os.pathsep) if p.strip()]
+    for name in KEY_FILES:
+        key = env.get(name, "").strip()
+        if key:
+            paths.append(key)
     paths += [str(p) for p in extra]
     return _existing(paths)
 
