@@ -171,7 +171,8 @@ def test_default_test_paths_and_other_file_names(repo: Path) -> None:
     assert sorted(p.relative_to(repo).as_posix() for p in (repo / "ci").rglob("*.yml")) == [
         "ci/policy.yml", "ci/props.yml"]
     assert len(list((repo / "ci" / "cards").iterdir())) == 3
-    assert not (repo / ".github").exists()
+    assert [p.relative_to(repo).as_posix() for p in (repo / ".github").rglob("*")
+            if p.is_file()] == [".github/workflows/properties.yml"]  # only the workflow
     props = manifest.load(Path("ci/props.yml"), Path("."))
     assert all(p.card.parent == Path("ci/cards") for p in props)
 

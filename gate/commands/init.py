@@ -16,7 +16,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from gate.commands.args import OPEN, say
+from gate.commands.args import CLOSED, OPEN, say
 from gate.errors import GateInputError
 
 
@@ -72,6 +72,8 @@ def cmd_init(args: argparse.Namespace) -> int:
                                 "the manifest names cards relative to the root")
     if getattr(args, "new_seeds", False) and not getattr(args, "refresh", False):
         raise GateInputError("gate init", "--new-seeds", "only with --refresh")
+    if getattr(args, "check", False):
+        return _check(args, root, manifest_path)
     if getattr(args, "refresh", False):
         if args.add:
             raise GateInputError("gate init", "--refresh", "not with --add (run them one "
@@ -194,6 +196,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     write_policy = not os.path.lexists(policy_path)
     if write_policy:
         adopt.check_policy_text(adopt.POLICY_TEXT, str(policy_path))
+    extra = [] if original is not None else _first_files(args, root, collected)
 
     import json
 
@@ -214,6 +217,10 @@ def cmd_init(args: argparse.Namespace) -> int:
             write_once(policy_path, adopt.POLICY_TEXT.encode("utf-8"))
             created.append(policy_path)
             lines.append(f"wrote {policy_path} (an empty allowlist)")
+        for path, data, what in extra:
+            write_once(path, data)  # its folders made as needed, no link followed
+            created.append(path)
+            lines.append(f"wrote {path} ({what})")
         if original is None:
             write_once(manifest_path, manifest_bytes)
             lines.append(f"wrote {manifest_path} ({_count(len(entries), 'property')}"
@@ -238,11 +245,57 @@ def cmd_init(args: argparse.Namespace) -> int:
             with contextlib.suppress(OSError):
                 path.unlink()
         raise
-    lines.append("next: review the cards, the manifest's fixtures and the policy, then commit "
-                 "them (README: Adopt it in your repository)")
+    if original is None:
+        lines += _next_steps(manifest_path, policy_path, extra)
+    else:
+        lines.append("next: review the new entries, then commit them")
     for line in lines:
         say(line)
     return OPEN
+
+
+def _first_files(args: argparse.Namespace, root: Path,
+                 collected: Any) -> list[tuple[Path, bytes, str]]:
+    """The workflow and ``requirements-test.txt`` a first ``gate init`` writes: (path, bytes,
+    what). An existing workflow file is refused (exit 2, never overwritten); an existing
+    ``requirements-test.txt`` is kept (``gate init --check`` checks it)."""
+    from gate.records import adopt
+
+    found: list[tuple[Path, bytes, str]] = []
+    if not getattr(args, "no_workflow", False):
+        workflow = Path(getattr(args, "workflow", ".github/workflows/properties.yml"))
+        if os.path.lexists(workflow):
+            raise _exists(workflow, "give --workflow OTHER.yml, or --no-workflow")
+        command = getattr(args, "test_command", None) or " ".join(
+            ["python", "-m", "pytest", *args.tests])
+        text = adopt.render_workflow(
+            local_runner=getattr(args, "local_runner", "self-hosted,pinned"),
+            free_runner=getattr(args, "free_runner", "ubuntu-latest"),
+            python_version=(getattr(args, "python_version", None)
+                            or collected.python_version or "3.11"),
+            test_command=command)
+        found.append((workflow, text.encode("utf-8"), "the two stamp legs and the gate job"))
+    requirements = root / "requirements-test.txt"
+    if not os.path.lexists(requirements):
+        text = adopt.requirements_text(root, [name for name, _ in collected.plugin_dists])
+        found.append((requirements, text.encode("utf-8"), "the stamp jobs' test dependencies"))
+    return found
+
+
+def _next_steps(manifest_path: Path, policy_path: Path,
+                extra: list[tuple[Path, bytes, str]]) -> list[str]:
+    written = [str(p) for p, _, _ in extra]
+    workflow = next((p for p in written if p.endswith((".yml", ".yaml"))), None)
+    steps = [f"review {manifest_path} (cards, fixtures), {policy_path}"
+             + "".join(f", {p}" for p in written) + " like code",
+             "gate init --check: what would break the first CI run (missing plugins, cards "
+             "the CI profile overrides, properties the manifest no longer matches)"]
+    if workflow:
+        steps.append(f"set the local-pinned leg's runs-on in {workflow} to your runner's "
+                     "labels (--local-runner), if self-hosted,pinned are not its labels")
+    steps.append("commit them, push a branch and open a pull request: the check run "
+                 "'agent-patch gate' decides (README: Adopt it in your repository)")
+    return ["next steps:", *(f"  {n}. {s}" for n, s in enumerate(steps, start=1))]
 
 
 #: The card fields ``--refresh`` rewrites from the settings in force (the rest is kept).
@@ -349,3 +402,48 @@ def _collect_both_ways(tests: Any, python: str) -> tuple[Any, set[str]]:
             moved.add(item.nodeid)
         items.append(item)
     return dataclasses.replace(here, items=tuple(items)), moved
+
+
+#: The card fields ``gate init --check`` compares with the settings CI runs a test with
+#: (``cases`` aside: the card sets it, whatever the profile says).
+CHECKED_FIELDS = ("deadline_ms", "suppress_health_check")
+
+
+def _check(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
+    """``gate init --check``: each finding on one line (file, field, problem, fix), then a
+    count. Exit 0 when nothing would break the first CI run, 1 with findings, 2 on bad input
+    (a manifest that does not load)."""
+    from gate.records import adopt, doctor, manifest
+
+    if not manifest_path.is_file():
+        raise GateInputError(str(manifest_path), "--check", "no manifest to check; run gate "
+                             "init first")
+    props = manifest.load(manifest_path, root)
+    collected, _ = _collect_both_ways(args.tests, args.python)  # the settings CI runs with
+    by_id = {item.nodeid: item for item in collected.items if item.hypothesis}
+    requirements = root / "requirements-test.txt"
+    findings = doctor.plugin_findings(requirements, root, collected.plugin_dists,
+                                      adopt.NOT_NEEDED)
+    cards = []
+    for index, prop in enumerate(props):
+        item = by_id.get(prop.test_id)
+        if item is None:
+            continue
+        card = manifest.card_of(prop)
+        wanted = refreshed_card(card, item.max_examples, item.card_settings)
+        inline = prop.card_record is not None
+        cards.append((prop.test_id, str(manifest_path if inline else prop.card),
+                      f"properties.{index}.card." if inline else "", card, wanted))
+    findings += doctor.card_findings(cards, CHECKED_FIELDS)
+    findings += doctor.manifest_findings(str(manifest_path), [p.test_id for p in props],
+                                         sorted(by_id))
+    for finding in findings:
+        say(finding.line())
+    offline = doctor.offline_build(requirements, root)
+    if offline:
+        say(f"note: {requirements.as_posix()} installs the project (-e .): an offline run "
+            "(act with PIP_NO_INDEX) needs the wheels it builds with in its wheel folder: "
+            f"pip download -d DIR2 {' '.join(offline)}")
+    say(f"gate init --check: {_count(len(findings), 'finding')}"
+        + (" (nothing found that would break the first CI run)" if not findings else ""))
+    return CLOSED if findings else OPEN

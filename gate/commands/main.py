@@ -247,9 +247,27 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--python", default=sys.executable, metavar="PYTHON",
                    help="the interpreter whose pytest collects the tests (default: the one "
                    "running gate)")
+    p.add_argument("--workflow", default=".github/workflows/properties.yml", metavar="FILE",
+                   help="the workflow to write (default: .github/workflows/properties.yml)")
+    p.add_argument("--no-workflow", action="store_true", help="write no workflow")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; report what would break the first CI run: plugins "
+                   "requirements-test.txt lacks, cards the CI settings conflict with, "
+                   "properties the manifest no longer matches (exit 1 with findings)")
+    p.add_argument("--local-runner", default="self-hosted,pinned", metavar="LABELS",
+                   help="the labels of the runner you control, comma-separated (default: "
+                   "self-hosted,pinned)")
+    p.add_argument("--free-runner", default="ubuntu-latest", metavar="LABELS",
+                   help="the free runner's labels (default: ubuntu-latest)")
+    p.add_argument("--test-command", metavar="COMMAND",
+                   help="the stamp jobs' test command, pytest run once (default: python -m "
+                   "pytest TESTS)")
+    p.add_argument("--python-version", metavar="X.Y",
+                   help="the Python the stamp jobs set up (default: PYTHON's)")
     p.epilog = ("Collects the tests with PYTHON -m pytest --collect-only in the current folder. "
                 "Never overwrites a file (exit 2 naming it); exit 2 when no Hypothesis test "
-                "is found.")
+                "is found. --check: exit 0 when nothing would break, 1 with findings, 2 on "
+                "bad input.")
 
     pol = _add(sub, "policy", None, "the reviewed policy file")
     psub = pol.add_subparsers(dest="policy_command", required=True, parser_class=_Parser)

@@ -629,3 +629,94 @@ def compact_text(record: Any, source: str, root: Path) -> str:
     text = render_manifest(entries, groups)
     check_manifest_text(text, source, root)
     return text
+
+
+# --- the workflow and requirements-test.txt ---------------------------------------------------
+
+#: The lines of the two-job workflow (``examples/workflows/python.yml``, the README's) that
+#: ``gate init``'s options set: (option, the line as the file has it, its prefix).
+WORKFLOW_LINES = {
+    "local_runner": ("            runs-on: [self-hosted, pinned] # the runner you control",
+                     "            runs-on: {} # the runner you control"),
+    "free_runner": ("            runs-on: ubuntu-latest # the free one",
+                    "            runs-on: {} # the free one"),
+    "python_version": ('          python-version: "3.11"', "          python-version: {}"),
+    "test_command": ("          command: python -m pytest", "          command: {}"),
+}
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./_=,+-]*")
+
+
+def workflow_template() -> str:
+    """The two-job workflow (``examples/workflows/python.yml``, pinned by
+    ``scripts/release.py``): from the source tree, or the copy the wheel carries."""
+    from gate.records.files import is_regular_file, read_bytes_capped
+
+    package = Path(__file__).resolve().parent.parent
+    for path in (package / "examples" / "workflow.yml",
+                 package.parent / "examples" / "workflows" / "python.yml"):
+        if is_regular_file(path):
+            return read_bytes_capped(path).decode("utf-8")
+    raise GateInputError(str(package), "(workflow)", "the workflow template is not installed "
+                         "with the gate; reinstall it, or give --no-workflow and paste the "
+                         "README's workflow")
+
+
+def _runner(labels: str, option: str) -> str:
+    parts = [part.strip() for part in labels.split(",")]
+    bad = next((part for part in parts if not _LABEL.fullmatch(part)), None)
+    if bad is not None:
+        raise GateInputError("gate init", option, f"{bad!r}: a runner label is letters, digits "
+                             "and ._- (several: comma-separated, self-hosted,pinned)")
+    return parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
+
+
+def render_workflow(*, local_runner: str, free_runner: str, python_version: str,
+                    test_command: str, template: str | None = None) -> str:
+    """The workflow with the runner labels (comma-separated), the Python version and the test
+    command given; with the defaults, the template byte for byte."""
+    version = python_version.strip()
+    if not re.fullmatch(r"3\.[0-9]{1,3}", version):
+        raise GateInputError("gate init", "--python-version", f"{python_version!r}: give a "
+                             "Python version such as 3.12 (the gate needs 3.11 or newer)")
+    command = " ".join(test_command.split())
+    if not command or "\n" in test_command:
+        raise GateInputError("gate init", "--test-command", "give one command line (python "
+                             "-m pytest tests/)")
+    values = {"local_runner": _runner(local_runner, "--local-runner"),
+              "free_runner": _runner(free_runner, "--free-runner"),
+              "python_version": _q(version),
+              "test_command": command if _PLAIN.fullmatch(command) else _q(command)}
+    text = workflow_template() if template is None else template
+    for key, (line, shape) in WORKFLOW_LINES.items():
+        if text.count(line + "\n") != 1:
+            raise GateInputError("gate init", "(workflow)", f"the workflow template has no line "
+                                 f"{line.strip()!r}; give --no-workflow")
+        text = text.replace(line + "\n", shape.format(values[key]) + "\n")
+    return text
+
+
+def requirements_text(root: Path, plugin_dists: Sequence[str]) -> str:
+    """A first ``requirements-test.txt``: the project itself (editable, when it has a build
+    file), pytest, Hypothesis and every plugin distribution the collection loaded."""
+    from gate.records.files import is_regular_file
+
+    lines = ["# The test dependencies the stamp jobs install (written by `gate init`; review it).",
+             "# List every pytest plugin your configuration's addopts needs; `gate init --check`",
+             "# says which are missing."]
+    if any(is_regular_file(root / name) for name in ("pyproject.toml", "setup.py", "setup.cfg")):
+        lines.append("-e .")
+    names = ["pytest", "hypothesis"]
+    for name in sorted(plugin_dists, key=str.lower):
+        if normalized(name) not in {normalized(n) for n in [*names, *NOT_NEEDED]}:
+            names.append(name)
+    return "\n".join([*lines, *names]) + "\n"
+
+
+#: Plugin distributions a test environment never needs (the gate loads its own recorder).
+NOT_NEEDED = ("agent-patch-gate",)
+
+
+def normalized(name: str) -> str:
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()

@@ -51,6 +51,13 @@ class Collected:
     inipath: Path | None = None
     #: the file of every plugin module pytest loaded (-p, pytest_plugins, entry points, conftests)
     plugin_files: tuple[Path, ...] = ()
+    #: each installed distribution whose pytest plugin was loaded: (name, what of the
+    #: configuration needs it: addopts options, ini keys, ``-p NAME``)
+    plugin_dists: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: the configuration's ``addopts``, split
+    addopts: tuple[str, ...] = ()
+    #: the interpreter's ``major.minor``
+    python_version: str | None = None
 
 
 def _last_line(text: str) -> str:
@@ -74,7 +81,11 @@ def _parse(document: Any, source: str) -> Collected:
                          tuple(Path(p) for p in document["sys_path"]), items,
                          document.get("hypothesis_version"),
                          Path(inipath) if isinstance(inipath, str) else None,
-                         tuple(Path(p) for p in document.get("plugin_files") or ()))
+                         tuple(Path(p) for p in document.get("plugin_files") or ()),
+                         tuple((str(d["name"]), tuple(str(n) for n in d["needed_by"]))
+                               for d in document.get("plugin_dists") or ()),
+                         tuple(str(w) for w in document.get("addopts") or ()),
+                         document.get("python_version"))
     except (KeyError, TypeError) as exc:
         raise GateInputError(source, "(collector)", f"unexpected collector output: {exc}") from None
 

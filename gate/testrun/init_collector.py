@@ -159,6 +159,57 @@ def _plugin_files(config: pytest.Config) -> list[str]:
     return sorted(set(found))
 
 
+def _options_of(plugin: Any, config: pytest.Config) -> set[str]:
+    """The command-line options and ini keys ``plugin``'s ``pytest_addoption`` registers."""
+    import inspect
+
+    from _pytest.config.argparsing import Parser
+
+    hook = getattr(plugin, "pytest_addoption", None)
+    if not callable(hook):
+        return set()
+    parser = Parser()
+    try:
+        wanted = inspect.signature(hook).parameters
+        hook(**{k: v for k, v in (("parser", parser), ("pluginmanager", config.pluginmanager))
+                if k in wanted})
+    except Exception:  # a plugin's own hook: what it registers is only a hint here
+        return set()
+    names: set[str] = set(getattr(parser, "_inidict", {}))
+    for group in [getattr(parser, "_anonymous", None), *getattr(parser, "_groups", [])]:
+        for option in getattr(group, "options", []):
+            names.update(option.names())
+    return names
+
+
+def _plugin_dists(config: pytest.Config) -> list[dict[str, Any]]:
+    """Each installed distribution whose pytest plugin (entry point ``pytest11``) this pytest
+    loaded, with what of the configuration needs it: an ``addopts`` option it registers, a
+    ``-p NAME`` naming its entry point, an ini key it registers that the configuration sets."""
+    import itertools
+
+    addopts = [str(word) for word in (config.getini("addopts") or [])]
+    options = {word.split("=", 1)[0] for word in addopts if word.startswith("-")}
+    named = {b for a, b in itertools.pairwise(addopts) if a == "-p"}
+    named |= {w[2:] for w in addopts if w.startswith("-p") and len(w) > 2}
+    keys = set(getattr(config, "inicfg", {}) or {})
+    found: dict[str, dict[str, Any]] = {}
+    for plugin, dist in config.pluginmanager.list_plugin_distinfo():
+        metadata = getattr(dist, "metadata", None)
+        name = (metadata["Name"] if metadata is not None and "Name" in metadata
+                else getattr(dist, "project_name", None))
+        if not name:
+            continue
+        entry = found.setdefault(str(name), {"name": str(name), "needed_by": []})
+        registered = _options_of(plugin, config)
+        needs = sorted(options & registered) + sorted(keys & registered)
+        points = {ep.name for ep in getattr(dist, "entry_points", [])
+                  if getattr(ep, "group", "") == "pytest11"}
+        needs += [f"-p {n}" for n in sorted(named & points)]
+        entry["needed_by"] = sorted(set(entry["needed_by"]) | set(needs))
+    return sorted(found.values(), key=lambda e: str(e["name"]).lower())
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     target = os.environ.get(OUT_ENV)
     if not target:
@@ -174,7 +225,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         "rootdir": os.fspath(session.config.rootpath),
         "inipath": os.fspath(inipath) if inipath else None,
         "plugin_files": _plugin_files(session.config),
+        "plugin_dists": _plugin_dists(session.config),
+        "addopts": [str(w) for w in (session.config.getini("addopts") or [])],
         "hypothesis_version": version,
+        "python_version": f"{sys.version_info[0]}.{sys.version_info[1]}",
         "sys_path": [os.path.abspath(p) for p in sys.path if isinstance(p, str) and p],
         "items": [_item(item) for item in session.items],
     }
