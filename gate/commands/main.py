@@ -68,6 +68,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--root", default=".", help="names are relative to this folder (default: .)")
     p.add_argument("--json", action="store_true")
 
+    p = _add(sub, "act-summary", "act_summary:cmd_act_summary",
+             "print each job's summary once from an act --json log")
+    p.add_argument("log", metavar="LOG", help="the file act --json wrote its standard output to")
+    p.add_argument("--all", action="store_true", help="also name the jobs without a summary")
+    p.epilog = ("A composite action's summary is printed once (act logs it for each inner step "
+                "and again for the outer one). Exit 0; 2 when LOG holds no act --json job.")
+
     p = _add(sub, "pin", "hash:cmd_pin", "print the fixture_sha256 of one sampler output file")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--store", metavar="DIR", help="also copy the bytes to DIR/<digest>.<ext>")

@@ -41,6 +41,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from gate.records.act_log import leaf_text
+
 ACT_VERSION_TESTED = "0.2.89"
 UPLOAD_ARTIFACT = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02"
 DOWNLOAD_ARTIFACT = "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093"
@@ -311,15 +313,8 @@ def _parse(records: list[dict[str, Any]]) -> list[JobRun]:
         elif rec.get("raw_output") is True:
             run.output_lines.append((step_id, str(rec.get("msg", ""))))
     for key, parts in summaries.items():
-        # act logs a composite step's summary twice: once per inner step and once more for
-        # the outer step (only the last inner step's text).  Keep the innermost records.
-        ids = [sid for sid, _ in parts]
-        leaves = [
-            text
-            for sid, text in parts
-            if not any(len(o) > len(sid) and o[: len(sid)] == sid for o in ids)
-        ]
-        runs[key].summary = "".join(leaves)
+        # act logs a composite step's summary twice: the one rule `gate act-summary` keeps
+        runs[key].summary = leaf_text(parts)
     return list(runs.values())
 
 
