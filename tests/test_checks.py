@@ -19,6 +19,7 @@ from gate.github.checks import Settings
 from gate.records import schemas
 from tests.github_double import READ_ONLY_TOKEN, WRITE_TOKEN, GitHubDouble, RequestRecord
 from tests.test_summary import hostile_report, make_pair, make_report
+from tests.typed_report import typed
 
 HEAD = "c0ffee" + "0" * 34
 EXTERNAL_ID = "123-1-gate"
@@ -73,7 +74,7 @@ def test_annotation_batches_exact_request_counts(
 ) -> None:
     rep = make_report(rejected=n, accepted=3)
     schemas.validate("report", rep, "test")
-    result = checks.publish(rep, settings(github_double, tmp_path))
+    result = checks.publish(typed(rep), settings(github_double, tmp_path))
     assert result.published, result.reason
     assert result.created and result.annotations_sent == n == result.annotations_total
     assert github_double.count("create_check_run") == 1
@@ -95,7 +96,7 @@ def test_annotation_batches_exact_request_counts(
 
 
 def test_without_state_dir_one_read_before_create(github_double: GitHubDouble) -> None:
-    result = checks.publish(make_report(rejected=120), settings(github_double, None))
+    result = checks.publish(typed(make_report(rejected=120)), settings(github_double, None))
     assert result.published
     assert ops(github_double) == [("list_check_runs_for_ref", 200), ("create_check_run", 201),
                                   ("update_check_run", 200), ("update_check_run", 200)]
@@ -112,7 +113,7 @@ def test_conclusion(github_double: GitHubDouble, tmp_path: Path, counts: dict[st
                     conclusion: str) -> None:
     rep = make_report(rejected=counts.get("rejected", 0), frozen=counts.get("frozen", 0),
                       accepted=counts.get("accepted", 0))
-    assert checks.publish(rep, settings(github_double, tmp_path)).published
+    assert checks.publish(typed(rep), settings(github_double, tmp_path)).published
     (run,) = github_double.check_runs.values()
     assert run["conclusion"] == conclusion
     levels = sorted(a["annotation_level"] for a in run["annotations"])
@@ -126,7 +127,7 @@ def test_annotation_placement(tmp_path: Path) -> None:
              make_pair(2, test_id="free text id", status="frozen"),
              make_pair(3, location={"path": "../../etc/passwd", "line": 3},
                        test_id="also::weird")]
-    notes = checks.check_annotations(make_report(pairs=pairs), workspace="/ws")
+    notes = checks.check_annotations(typed(make_report(pairs=pairs)), workspace="/ws")
     where = [(n["path"], n["start_line"], n["annotation_level"]) for n in notes]
     assert where == [("tests/test_a.py", 12, "failure"), ("tests/test_b.py", 1, "failure"),
                      (".github/gate-policy.yml", 1, "failure"),
@@ -142,11 +143,11 @@ def test_summary_and_text_past_the_limit_are_cut(github_double: GitHubDouble,
                        fixture_path="f/" + "ü" * 4000) for i in range(400)]
     rep = make_report(pairs=pairs)
     schemas.validate("report", rep, "big")
-    p = checks.plan(rep, settings(github_double, tmp_path))
+    p = checks.plan(typed(rep), settings(github_double, tmp_path))
     assert markdown.utf8_len(p.summary) <= 65535 and markdown.utf8_len(p.text) <= 65535
     assert "more red tests are not shown here (size limit)" in p.summary
-    assert markdown.utf8_len(checks.check_summary(make_report(rejected=2))) < 2000
-    result = checks.publish(rep, settings(github_double, tmp_path))
+    assert markdown.utf8_len(checks.check_summary(typed(make_report(rejected=2)))) < 2000
+    result = checks.publish(typed(rep), settings(github_double, tmp_path))
     assert result.published and result.annotations_sent == 400
     assert github_double.invalid_requests() == []
     (run,) = github_double.check_runs.values()
@@ -162,7 +163,7 @@ def test_hundred_kb_hostile_strings_accepted_by_the_api(github_double: GitHubDou
     rep = make_report(pairs=[make_pair(0, test_id=big, reason=big, fixture_path=big,
                                        location={"path": big, "line": 1}),
                              make_pair(1, status="frozen", test_id="😀" * 300)])
-    result = checks.publish(rep, settings(github_double, tmp_path))
+    result = checks.publish(typed(rep), settings(github_double, tmp_path))
     assert result.published, result.reason
     assert github_double.invalid_requests() == []
     (run,) = github_double.check_runs.values()
@@ -172,7 +173,7 @@ def test_hundred_kb_hostile_strings_accepted_by_the_api(github_double: GitHubDou
 
 def test_hostile_report_published(github_double: GitHubDouble, tmp_path: Path) -> None:
     rep = hostile_report()
-    result = checks.publish(rep, settings(github_double, tmp_path))
+    result = checks.publish(typed(rep), settings(github_double, tmp_path))
     assert result.published, result.reason
     assert github_double.invalid_requests() == []
     (run,) = github_double.check_runs.values()
@@ -192,7 +193,7 @@ def test_hostile_report_published(github_double: GitHubDouble, tmp_path: Path) -
 def test_read_only_token_degrades_in_one_line(github_double: GitHubDouble,
                                               tmp_path: Path) -> None:
     rep = make_report(rejected=2)
-    result = checks.publish(rep, settings(github_double, tmp_path, token=READ_ONLY_TOKEN))
+    result = checks.publish(typed(rep), settings(github_double, tmp_path, token=READ_ONLY_TOKEN))
     assert not result.published
     assert "checks: write" in result.reason and "\n" not in result.reason
     assert github_double.count("create_check_run") == 1  # a plain 403 is never retried
@@ -206,14 +207,14 @@ def test_read_only_token_degrades_in_one_line(github_double: GitHubDouble,
 def test_other_4xx_give_up_without_retry(github_double: GitHubDouble, tmp_path: Path,
                                          status: int, words: str) -> None:
     github_double.inject(operation="create_check_run", status=status)
-    result = checks.publish(make_report(rejected=1), settings(github_double, tmp_path))
+    result = checks.publish(typed(make_report(rejected=1)), settings(github_double, tmp_path))
     assert not result.published and words in result.reason
     assert github_double.count("create_check_run") == 1
     assert len(github_double.requests) == 1
 
 
 def test_bad_token_is_401(github_double: GitHubDouble, tmp_path: Path) -> None:
-    result = checks.publish(make_report(rejected=1), settings(github_double, tmp_path,
+    result = checks.publish(typed(make_report(rejected=1)), settings(github_double, tmp_path,
                                                               token="ghs_wrong"))
     assert not result.published and "401" in result.reason
     assert len(github_double.requests) == 1
@@ -221,7 +222,7 @@ def test_bad_token_is_401(github_double: GitHubDouble, tmp_path: Path) -> None:
 
 def test_502_then_success(github_double: GitHubDouble, tmp_path: Path) -> None:
     github_double.inject("POST", r"/check-runs$", 502)
-    result = checks.publish(make_report(rejected=60), settings(github_double, tmp_path))
+    result = checks.publish(typed(make_report(rejected=60)), settings(github_double, tmp_path))
     assert result.published and result.attempts == 2
     # the failed create may have been applied: look (one read), then create
     assert ops(github_double) == [("create_check_run", 502), ("list_check_runs_for_ref", 200),
@@ -236,7 +237,7 @@ def test_502_on_an_update_resumes_without_duplicate_annotations(
     github_double: GitHubDouble, tmp_path: Path
 ) -> None:
     github_double.inject("PATCH", status=502)
-    result = checks.publish(make_report(rejected=130), settings(github_double, tmp_path))
+    result = checks.publish(typed(make_report(rejected=130)), settings(github_double, tmp_path))
     assert result.published
     (run,) = github_double.check_runs.values()
     assert len(run["annotations"]) == 130
@@ -249,7 +250,7 @@ def test_502_on_an_update_resumes_without_duplicate_annotations(
 def test_secondary_rate_limit_retry_after_is_honoured(timed_double: TimedDouble,
                                                       tmp_path: Path) -> None:
     timed_double.inject_secondary_rate_limit("POST", r"/check-runs$", retry_after=1)
-    result = checks.publish(make_report(rejected=1), settings(timed_double, tmp_path))
+    result = checks.publish(typed(make_report(rejected=1)), settings(timed_double, tmp_path))
     assert result.published
     assert ops(timed_double) == [("create_check_run", 403), ("create_check_run", 201)]
     assert timed_double.times[1] - timed_double.times[0] >= 1.0
@@ -260,7 +261,7 @@ def test_secondary_rate_limit_retry_after_is_honoured(timed_double: TimedDouble,
 def test_429_on_update_with_retry_after_is_honoured(timed_double: TimedDouble,
                                                     tmp_path: Path) -> None:
     timed_double.inject_secondary_rate_limit("PATCH", retry_after=1, status=429)
-    result = checks.publish(make_report(rejected=70), settings(timed_double, tmp_path))
+    result = checks.publish(typed(make_report(rejected=70)), settings(timed_double, tmp_path))
     assert result.published
     assert ops(timed_double) == [("create_check_run", 201), ("update_check_run", 429),
                                  ("update_check_run", 200)]
@@ -272,7 +273,7 @@ def test_429_on_update_with_retry_after_is_honoured(timed_double: TimedDouble,
 def test_retry_after_longer_than_allowed_gives_up(github_double: GitHubDouble,
                                                   tmp_path: Path) -> None:
     github_double.inject_secondary_rate_limit("POST", r"/check-runs$", retry_after=3600)
-    result = checks.publish(make_report(rejected=1), settings(github_double, tmp_path,
+    result = checks.publish(typed(make_report(rejected=1)), settings(github_double, tmp_path,
                                                               max_wait=2.0))
     assert not result.published and "3600" in result.reason
     assert github_double.count("create_check_run") == 1
@@ -282,7 +283,7 @@ def test_5xx_burst_beyond_the_budget_gives_up(github_double: GitHubDouble,
                                               tmp_path: Path) -> None:
     github_double.inject(operation="create_check_run", status=500, times=None)
     waits: list[float] = []
-    result = checks.publish(make_report(rejected=1),
+    result = checks.publish(typed(make_report(rejected=1)),
                             settings(github_double, tmp_path, max_retries=2, backoff=0.5),
                             sleep=waits.append)
     assert not result.published
@@ -296,7 +297,7 @@ def test_5xx_burst_beyond_the_budget_gives_up(github_double: GitHubDouble,
 
 def test_5xx_on_reads_is_bounded(github_double: GitHubDouble) -> None:
     github_double.inject("GET", status=503, times=None)
-    result = checks.publish(make_report(rejected=1), settings(github_double, None,
+    result = checks.publish(typed(make_report(rejected=1)), settings(github_double, None,
                                                               max_retries=2))
     assert not result.published
     assert github_double.count("list_check_runs_for_ref") == 3 * 3  # urllib3 x our loop
@@ -309,7 +310,7 @@ def test_unreachable_api_degrades(tmp_path: Path) -> None:
     s = Settings(token=WRITE_TOKEN, api_url=url, repository="o/r", head_sha=HEAD,
                  external_id=EXTERNAL_ID, backoff=0.0, max_retries=1, timeout=2,
                  state_dir=tmp_path)
-    result = checks.publish(make_report(rejected=1), s)
+    result = checks.publish(typed(make_report(rejected=1)), s)
     assert not result.published and "connection" in result.reason
 
 
@@ -320,9 +321,9 @@ def test_dropped_create_then_retried_publish_creates_once(github_double: GitHubD
                                                           tmp_path: Path) -> None:
     github_double.inject("POST", r"/check-runs$", drop=True)
     rep = make_report(rejected=3)
-    first = checks.publish(rep, settings(github_double, tmp_path, max_retries=0))
+    first = checks.publish(typed(rep), settings(github_double, tmp_path, max_retries=0))
     assert not first.published and "connection" in first.reason
-    second = checks.publish(rep, settings(github_double, tmp_path, max_retries=0))
+    second = checks.publish(typed(rep), settings(github_double, tmp_path, max_retries=0))
     assert second.published and second.created
     assert ops(github_double) == [("create_check_run", None), ("list_check_runs_for_ref", 200),
                                   ("create_check_run", 201)]
@@ -343,10 +344,10 @@ def test_applied_create_with_lost_response_is_updated_not_duplicated(
     # never heard about
     github_double.inject("POST", r"/check-runs$", delay=1.3)
     rep = make_report(rejected=80)
-    first = checks.publish(rep, settings(github_double, tmp_path, max_retries=0, timeout=1))
+    first = checks.publish(typed(rep), settings(github_double, tmp_path, max_retries=0, timeout=1))
     assert not first.published
     _wait_for_runs(github_double, 1)
-    second = checks.publish(rep, settings(github_double, tmp_path, max_retries=0))
+    second = checks.publish(typed(rep), settings(github_double, tmp_path, max_retries=0))
     assert second.published and not second.created
     assert len(github_double.check_runs) == 1
     (run,) = github_double.check_runs.values()
@@ -359,7 +360,7 @@ def test_applied_create_with_lost_response_is_updated_not_duplicated(
 
 def test_timeout_within_one_publish_resumes(github_double: GitHubDouble, tmp_path: Path) -> None:
     github_double.inject("POST", r"/check-runs$", delay=1.3)
-    result = checks.publish(make_report(rejected=10),
+    result = checks.publish(typed(make_report(rejected=10)),
                             settings(github_double, tmp_path, timeout=1, backoff=1.0))
     assert result.published and not result.created
     assert len(github_double.check_runs) == 1
@@ -369,17 +370,17 @@ def test_timeout_within_one_publish_resumes(github_double: GitHubDouble, tmp_pat
 
 def test_republish_same_attempt_updates(github_double: GitHubDouble, tmp_path: Path) -> None:
     rep = make_report(rejected=2)
-    assert checks.publish(rep, settings(github_double, tmp_path)).created
-    again = checks.publish(rep, settings(github_double, tmp_path))
+    assert checks.publish(typed(rep), settings(github_double, tmp_path)).created
+    again = checks.publish(typed(rep), settings(github_double, tmp_path))
     assert again.published and not again.created
     (run,) = github_double.check_runs.values()
     assert len(run["annotations"]) == 2
-    other = checks.publish(rep, settings(github_double, tmp_path, external_id="123-2-gate"))
+    other = checks.publish(typed(rep), settings(github_double, tmp_path, external_id="123-2-gate"))
     assert other.created and len(github_double.check_runs) == 2
 
 
 def test_ghes_base_url(github_double: GitHubDouble, tmp_path: Path) -> None:
-    result = checks.publish(make_report(rejected=55),
+    result = checks.publish(typed(make_report(rejected=55)),
                             settings(github_double, tmp_path, api_url=github_double.ghes_base_url))
     assert result.published
     assert [r.prefix for r in github_double.requests] == ["/api/v3", "/api/v3"]

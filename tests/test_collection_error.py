@@ -23,6 +23,7 @@ from tests.property_suite.harness import (
     read_stamps,
     write_manifest,
 )
+from tests.typed_report import typed, typed_pair, typed_run
 
 NOW = 1_790_000_000
 
@@ -60,19 +61,19 @@ def test_a_collection_error_is_stamped_as_such_and_advised_fix_not_rerun(ws: Pat
     report = pairing.build_report(pairing.decide_all(loaded, [], NOW), NOW)
     assert report["decision"] == "closed"
     view = review.View()
-    head = "\n".join(review.headline(report, view))
+    head = "\n".join(review.headline(typed(report), view))
     assert "the test collection failed before the test could run" in head
     assert "**Common cause — 2 tests:** in free-server, no test ran" in head
     assert "Fix the test collection" in head and "re-run the" not in head
     for pair in report["pairs"]:
         assert pair["action"] == "reject_run_retry_new_id"
-        block = "\n".join(review.red_block(pair, NOW, 30, view))
+        block = "\n".join(review.red_block(typed_pair(pair), NOW, 30, view))
         assert "**Next step (free-server):** fix the test collection" in block
         assert "A re-run fails the same way" in block
         assert "Re-run the" not in block and "re-run the free-server" not in block
-        plain = review.plain_next_step(pair, NOW, 30)
+        plain = review.plain_next_step(typed_pair(pair), NOW, 30)
         assert "fix the test collection" in plain and "re-run the" not in plain
-        assert "did not finish" not in review.annotation_message(pair, NOW, 30)
+        assert "did not finish" not in review.annotation_message(typed_pair(pair), NOW, 30)
 
 
 def test_an_interrupted_run_without_collection_failure_keeps_its_old_note(ws: Path) -> None:
@@ -103,8 +104,8 @@ def _pair(note: str, exit_code: int | None) -> dict[str, Any]:
 def test_the_advice_follows_the_cause(note: str, code: int | None, kind: str | None,
                                       advice: str) -> None:
     pair = _pair(note, code)
-    assert review.stuck_kind(pair["runs"][1]) == kind
-    text = "\n".join(review.next_step(pair, NOW, 30, review.View()))
+    assert review.stuck_kind(typed_run(pair["runs"][1])) == kind
+    text = "\n".join(review.next_step(typed_pair(pair), NOW, 30, review.View()))
     assert advice in text
     if kind == "collection":
         assert "Re-run" not in text

@@ -16,6 +16,7 @@ from tests import golden_cases as g
 from tests.core_helpers import FREE, LOCAL, NOW, SHA_X, stamp, write_json
 from tests.github_double import READ_ONLY_TOKEN, WRITE_TOKEN, GitHubDouble
 from tests.test_review_golden import check_golden
+from tests.typed_report import typed
 
 
 def _env(tmp_path: Path, double: GitHubDouble, token: str = WRITE_TOKEN,
@@ -99,7 +100,7 @@ def test_without_pull_requests_write_one_log_line(
 def test_not_a_pull_request(tmp_path: Path, github_double: GitHubDouble) -> None:
     env = _env(tmp_path, github_double)
     del env["GITHUB_EVENT_PATH"]
-    said = publish.post_comment(g.one_of_each(), env, name="x", mode="always")
+    said = publish.post_comment(typed(g.one_of_each()), env, name="x", mode="always")
     assert said == "gate: no pull-request comment: this run is not for a pull request"
     assert github_double.requests == []
 
@@ -120,8 +121,8 @@ def test_marker_cannot_close_the_html_comment() -> None:
 
 def test_action_modes() -> None:
     red, green = g.one_of_each(), g.all_green()
-    assert [comment.action(m, red) for m in comment.MODES] == ["none", "create", "create"]
-    assert [comment.action(m, green) for m in comment.MODES] == ["none", "update", "create"]
+    assert [comment.action(m, typed(red)) for m in comment.MODES] == ["none", "create", "create"]
+    assert [comment.action(m, typed(green)) for m in comment.MODES] == ["none", "update", "create"]
 
 
 @pytest.mark.parametrize("case", ["all-green", "one-of-each", "broken-stamp-run",
@@ -130,13 +131,13 @@ def test_golden_comment(case: str) -> None:
     report = {"all-green": g.all_green, "one-of-each": g.one_of_each,
               "broken-stamp-run": g.broken_stamp_run, "collection-error": g.collection_error,
               "junit-route": g.junit_route}[case]()
-    text = comment.body(report, "agent-patch gate", g.VIEW)
+    text = comment.body(typed(report), "agent-patch gate", g.VIEW)
     check_golden(f"{case}/pr-comment.md", text)
     assert len(text) <= 65_536
 
 
 def test_comment_at_ten_thousand_properties_is_bounded() -> None:
-    text = comment.body(g.many(10_000), "agent-patch gate", g.VIEW)
+    text = comment.body(typed(g.many(10_000)), "agent-patch gate", g.VIEW)
     assert len(text.encode()) <= comment.MAX_BYTES
     assert text.count("#### ❌") == 20 and "9980 accepted tests" in text
 

@@ -20,6 +20,7 @@ import pytest
 from gate.github import review
 from gate.records import report as report_lines
 from tests import golden_cases as g
+from tests.typed_report import typed_pair
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTCOMES = ("pass", "assert_fail", "resource_exit", "empty_body")
@@ -61,7 +62,7 @@ def test_cross_class_freeze_allowed_is_the_digest_gates_verdict(local: str, free
         # gate could not show it is harness noise
         assert pair["status"] == "frozen"
         assert (pair["freeze_allowed"], pair["failure_class"]) == (False, "unclassified")
-        block = "\n".join(review.red_block(pair, g.NOW, 30, g.VIEW))
+        block = "\n".join(review.red_block(typed_pair(pair), g.NOW, 30, g.VIEW))
         assert "freeze_allowed=false" in block and "stamp_gate=freeze_inside_server_class" in block
         assert "frozen inside free-server by a reviewed allowlist entry" in block
         assert "the digest gate could not show the red is harness noise" in block

@@ -21,6 +21,7 @@ from gate.records import pairing
 from gate.records.files import read_json
 from tests import golden_cases as g
 from tests.property_suite.harness import env
+from tests.typed_report import typed, typed_pair
 
 FILTERING = '''\
 from hypothesis import given, strategies as st
@@ -68,9 +69,9 @@ def test_a_health_check_both_classes_fail_alike_is_deterministic_not_a_flake(
     assert pair["action"] == "reject_run_retry_new_id"  # the stamp gate's row stands
     # the digest gate: not harness noise, so never a freeze request
     assert (pair["failure_class"], pair["freeze_allowed"]) == ("unclassified", False)
-    check = review.repeated_health_check(pair)
+    check = review.repeated_health_check(typed_pair(pair))
     assert check is not None and check.name == "filter_too_much"
-    text = summary.render(report, view=g.VIEW)
+    text = summary.render(typed(report), view=g.VIEW)
     assert "it is deterministic, so a re-run cannot pass" in text
     assert "**Fix the strategy**" in text
     assert "`@settings(suppress_health_check=[HealthCheck.filter_too_much])`" in text
@@ -108,13 +109,14 @@ def test_a_check_on_one_class_only_stays_the_retry_class() -> None:
     report = g.health_check()
     by_id = {p["test_id"]: p for p in report["pairs"]}
     slow = by_id["tests/test_props.py::test_render_all"]
-    assert review.repeated_health_check(slow) is None
+    assert review.repeated_health_check(typed_pair(slow)) is None
     assert slow["failure_class"] == "harness_flake"
     assert "Re-run the free-server stamp job" in "\n".join(
-        review.next_step(slow, g.NOW, 30, g.VIEW))
+        review.next_step(typed_pair(slow), g.NOW, 30, g.VIEW))
     repeated = by_id["tests/test_props.py::test_parse_ranges"]
-    assert review.repeated_health_check(repeated) is not None
+    assert review.repeated_health_check(typed_pair(repeated)) is not None
     changed = {**repeated, "runs": [repeated["runs"][0], {
         **repeated["runs"][1], "failure": {**repeated["runs"][1]["failure"],
                                            "message": g.TOO_SLOW}}]}
-    assert review.repeated_health_check(changed) is None  # another text: not the same check
+    # another text: not the same check
+    assert review.repeated_health_check(typed_pair(changed)) is None

@@ -18,6 +18,7 @@ from gate.commands.main import main
 from gate.records import adopt, manifest, policy, schemas
 from gate.records.files import read_json, read_yaml
 from tests.property_suite.harness import env
+from tests.typed_report import typed_pair
 
 MANIFEST = Path(".github/gate.yml")
 CARDS = Path(".github/gate-cards")
@@ -740,7 +741,7 @@ def test_the_policy_templates_example_has_the_suggested_entrys_fields() -> None:
     record = yaml.safe_load("\n".join(example))
     (entry,) = record["allowlist"]
     pair = next(p for p in g.one_of_each()["pairs"] if p["action"] == "reject_not_allowlisted")
-    (suggested,) = yaml.safe_load("\n".join(review.allowlist_entry(pair, g.NOW, 30)))[
+    (suggested,) = yaml.safe_load("\n".join(review.allowlist_entry(typed_pair(pair), g.NOW, 30)))[
         "allowlist"]
     assert sorted(entry) == sorted(suggested)
     pol = policy.from_record(record, "template")

@@ -26,6 +26,7 @@ from gate.records.files import write_once
 from tests.core_helpers import FREE, LOCAL, SHA_X, stamp, write_json
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.test_action import _env, _outputs
+from tests.typed_report import typed
 
 BASE, HEAD = "a" * 40, "b" * 40
 CODEC = ("tests/test_codec.py::test_round_trip", "tests/test_codec.py::test_decode_total")
@@ -615,9 +616,9 @@ def test_the_rendering_never_decides_and_bounds_the_check_run() -> None:
               "pairs": [{"test_id": "t", "status": "accepted", "action": "accept_candidate"}],
               "now": 1, "judge_files": {"base": BASE, "head": HEAD, "properties": 3000,
                                         "files": files, "more_files": 5}}
-    out = checks.check_summary(report)
+    out = checks.check_summary(typed(report))
     assert len(out.encode()) <= checks.OUTPUT_MAX_BYTES
     assert "- … and 985 more (the JSON report lists up to 1,000)" in out
-    assert "1005 files the gated properties depend on" in summary.render(report)
-    headline = review.judge_headline(report)
+    assert "1005 files the gated properties depend on" in summary.render(typed(report))
+    headline = review.judge_headline(typed(report))
     assert headline is not None and len(headline) <= review.JUDGE_LOG_CHARS

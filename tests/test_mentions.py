@@ -20,6 +20,7 @@ import pytest
 
 from gate.github import checks, comment, markdown, review, summary
 from tests import golden_cases as g
+from tests.typed_report import typed
 
 markdown_it = pytest.importorskip("markdown_it")
 
@@ -79,12 +80,12 @@ def _settings() -> checks.Settings:
 def test_a_record_never_mentions_or_references_anyone(sink: str) -> None:
     report = planted_report()
     if sink == "job summary":
-        md = summary.render(report, view=g.VIEW)
+        md = summary.render(typed(report), view=g.VIEW)
     elif sink == "check run":
-        plan = checks.plan(report, _settings())
+        plan = checks.plan(typed(report), _settings())
         md = plan.summary + "\n\n" + plan.text
     else:
-        md = comment.body(report, "agent-patch gate", g.VIEW)
+        md = comment.body(typed(report), "agent-patch gate", g.VIEW)
     assert "mallory" in md and "31337" in md  # shown, only not linked
     assert linked(md) == []
 
@@ -101,7 +102,7 @@ def test_the_allowlist_owner_is_shown_not_pinged() -> None:
     """The owner comes from the policy file, which the pull request under test can change,
     and the comment and summary are rendered again on every push: it is shown, never a
     mention (see gate/github/markdown.py)."""
-    md = summary.render(g.one_of_each(), view=g.VIEW)
+    md = summary.render(typed(g.one_of_each()), view=g.VIEW)
     assert "parsers" in md
     html = str(markdown_it.MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(md))
     assert "@\u200bparsers" in html

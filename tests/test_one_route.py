@@ -42,10 +42,11 @@ def test_the_local_route_keeps_the_allowlist_entrys_issue(tmp_path: Path) -> Non
     assert cli.main(["classify", "--stamps", str(folder), "--policy", str(tmp_path / "policy.yml"),
                      "--now", str(NOW), "--report", str(report)]) == 0
     built = records.load_report(report)
-    (pair,) = built["pairs"]
-    assert pair["status"] == "frozen"
-    assert pair["freeze"]["issue"] == "https://github.com/octo/props/issues/41"
-    assert built["max_freeze_days"] == 30
+    (pair,) = built.pairs
+    assert pair.status == "frozen"
+    assert pair.freeze is not None
+    assert pair.freeze.issue == "https://github.com/octo/props/issues/41"
+    assert built.max_freeze_days == 30
     summary = tmp_path / "summary.md"
     assert cli.main(["summary", "--report", str(report), "--out", str(summary)]) == 0
     text = summary.read_text()

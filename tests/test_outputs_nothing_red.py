@@ -17,6 +17,7 @@ import yaml
 from gate.github import summary, workflow
 from gate.records import pairing
 from tests import golden_cases as g
+from tests.typed_report import typed
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTHING = {"failure-class": "none", "freeze-allowed": "false", "fixture-sha256": "none",
@@ -37,7 +38,7 @@ def no_pairs() -> dict[str, Any]:
 def test_no_red_pair_gives_none(make: Any) -> None:
     report = make()
     assert not [p for p in report["pairs"] if p["status"] != "accepted"]
-    out = workflow.report_outputs(report, "r.json")
+    out = workflow.report_outputs(typed(report), "r.json")
     assert {k: out[k] for k in NOTHING} == NOTHING
     assert out["decision"] == ("closed" if not report["pairs"] else "open")
 
@@ -45,7 +46,7 @@ def test_no_red_pair_gives_none(make: Any) -> None:
 def test_the_junit_green_pair_is_unclassified_in_the_report_but_not_in_the_outputs() -> None:
     report = junit_green()
     assert report["pairs"][0]["failure_class"] == "unclassified"  # the digest gate's row 1
-    assert workflow.report_outputs(report, "r.json")["failure-class"] == "none"
+    assert workflow.report_outputs(typed(report), "r.json")["failure-class"] == "none"
 
 
 FOUR = re.compile(r"^test_id=(.*)\nfixture_sha256=(.*)\nfailure_class=(.*)\n"
@@ -56,10 +57,10 @@ FOUR = re.compile(r"^test_id=(.*)\nfixture_sha256=(.*)\nfailure_class=(.*)\n"
                                   g.broken_stamp_run])
 def test_a_red_run_outputs_the_four_lines_of_its_first_red_block(make: Any) -> None:
     report = make()
-    md = summary.render(report, view=g.VIEW)
+    md = summary.render(typed(report), view=g.VIEW)
     first = FOUR.search(md)
     assert first is not None
-    out = workflow.report_outputs(report, "r.json")
+    out = workflow.report_outputs(typed(report), "r.json")
     assert (out["fixture-sha256"], out["failure-class"], out["freeze-allowed"],
             out["fixture-path"]) == first.groups()[1:]
 
@@ -69,7 +70,7 @@ def test_only_a_frozen_pair_outputs_the_frozen_one() -> None:
          g._stamp("test_w", 5, g.FREE, "assert_fail", "f-w"), *g._green("test_ok", 9)]
     report = g._report(g._loaded(*s), [g._allow("test_w", g.NOW + 6 * g.DAY)])
     assert report["counts"] == {"accepted": 1, "frozen": 1, "rejected": 0}
-    out = workflow.report_outputs(report, "r.json")
+    out = workflow.report_outputs(typed(report), "r.json")
     # issue 22: freeze-allowed is the digest gate's verdict (a split oracle: unclassified),
     # the allowlisted freeze is the open decision
     assert (out["decision"], out["failure-class"], out["freeze-allowed"]) == (
@@ -90,6 +91,6 @@ def test_freeze_allowed_output_is_the_digest_gates_verdict() -> None:
     ``harness_flake`` (a run that did not finish), whatever the stamp gate decided."""
     s = [g._stamp("test_w", 5, g.LOCAL, "pass", "l-w"),
          g._stamp("test_w", 5, g.FREE, "resource_exit", "f-w", note="killed by signal 9")]
-    out = workflow.report_outputs(g._report(g._loaded(*s), []), "r.json")
+    out = workflow.report_outputs(typed(g._report(g._loaded(*s), [])), "r.json")
     assert (out["decision"], out["failure-class"], out["freeze-allowed"]) == (
         "closed", "harness_flake", "true")

@@ -35,7 +35,7 @@ def _check_read_back(report: Path, tmp_path: Path, count: int,
     assert cli.main(["summary", "--report", str(report), "--out", str(tmp_path / "s.md")]) == 0
     assert cli.main(["outputs", "--report", str(report)]) == 0
     assert "decision=open" in capsys.readouterr().out
-    assert len(records.load_report(report)["pairs"]) == count
+    assert len(records.load_report(report).pairs) == count
 
 
 def test_classify_writes_a_report_summary_and_outputs_read_at_10000(
@@ -76,4 +76,4 @@ def test_a_report_over_the_cap_is_refused_when_written_and_when_read(
                                              r"GATE_MAX_REPORT_BYTES\)"):
         records.load_report(report)
     monkeypatch.setenv("GATE_MAX_REPORT_BYTES", str(size))
-    assert records.load_report(report)["decision"] == "open"
+    assert records.load_report(report).decision == "open"

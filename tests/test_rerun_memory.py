@@ -27,6 +27,7 @@ from gate.records.files import canonical_json
 from tests.core_helpers import FREE, LOCAL, SHA_X, stamp, write_json
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.test_action import _env, _outputs
+from tests.typed_report import typed
 
 HEAD = "b" * 40
 URL_1 = "https://github.com/acme/widgets/runs/1"
@@ -258,13 +259,13 @@ def test_the_words_say_which_attempt_was_red_and_link_its_check_run() -> None:
                      stamp(FREE, "pass", run_id="f2", fixture_sha256=SHA_X)],
                     [_memo(RED_1)]).entry
     report = pairing.build_report([pairing.TestDecision("t", entry)], 0)
-    text = summary.render(report)
+    text = summary.render(typed(report))
     assert (f"attempt 1 was red on local-pinned ([its check run]({URL_1})); a full re-run "
             "does not hide a red: push a fix (a local-pinned red is never frozen).") in text
     assert review.REMEMBERED_WORDS in text
-    (note,) = checks.check_annotations(report)
+    (note,) = checks.check_annotations(typed(report))
     assert f"Attempt 1 was red on local-pinned (check run {URL_1})" in note["message"]
-    (line,) = review.log_lines(report)
+    (line,) = review.log_lines(typed(report))
     assert "a full re-run does not hide a red" in line
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from gate.github import checks, markdown, review, summary, workflow
 from tests import golden_cases as g
+from tests.typed_report import typed, typed_pair, typed_pairs
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("GATE_UPDATE_GOLDEN") == "1"
@@ -34,11 +35,11 @@ def check_golden(name: str, text: str) -> None:
 
 
 def surfaces(report: dict[str, Any]) -> dict[str, str]:
-    plan = checks.plan(report, SETTINGS)
-    log = [*review.log_lines(report), *review.judge_log_lines(report),
-           *review.annotation_commands(report, None)]
+    plan = checks.plan(typed(report), SETTINGS)
+    log = [*review.log_lines(typed(report)), *review.judge_log_lines(typed(report)),
+           *review.annotation_commands(typed(report), None)]
     return {
-        "summary.md": summary.render(report, view=g.VIEW),
+        "summary.md": summary.render(typed(report), view=g.VIEW),
         "check-title.txt": plan.title + "\n",
         "check-summary.md": plan.summary + "\n",
         "check-text.md": plan.text + "\n",
@@ -73,8 +74,8 @@ def test_golden_no_stamps() -> None:
 
 def test_frozen_open_headline_matches_the_neutral_check_run() -> None:
     report = g.frozen_open()
-    assert report["decision"] == "open" and checks.conclusion(report) == "neutral"
-    text = summary.render(report)
+    assert report["decision"] == "open" and checks.conclusion(typed(report)) == "neutral"
+    text = summary.render(typed(report))
     assert text.startswith("## 🧊 agent-patch gate: open — 1 frozen test (reviewed freeze, "
                            "ends "), text.splitlines()[0]
     assert "✅ agent-patch gate" not in text and "need attention" not in text.splitlines()[0]
@@ -125,19 +126,19 @@ def test_no_green_pair_shows_a_failure_class() -> None:
 
 def test_four_lines_once_per_red_pair_next_to_it() -> None:
     report = g.one_of_each()
-    md = summary.render(report, view=g.VIEW)
+    md = summary.render(typed(report), view=g.VIEW)
     blocks = md.split("\n#### ")[1:]
-    reds = review.ordered_reds(report["pairs"])
+    reds = review.ordered_reds(typed_pairs(report["pairs"]))
     assert len(blocks) == len(reds)
     for block, pair in zip(blocks, reds, strict=True):
         lines = block.split("\n")
-        at = lines.index(f"test_id={pair['test_id']}")
+        at = lines.index(f"test_id={pair.test_id}")
         assert lines[at + 1:at + 5] == [
-            f"fixture_sha256={pair['fixture_sha256'] or 'none'}",
-            f"failure_class={pair['failure_class']}",
-            f"freeze_allowed={'true' if pair['freeze_allowed'] else 'false'}",
-            f"fixture_path={pair['fixture_path'] or 'none'}"]
-        assert md.count(f"test_id={pair['test_id']}\n") == 1
+            f"fixture_sha256={pair.fixture_sha256 or 'none'}",
+            f"failure_class={pair.failure_class}",
+            f"freeze_allowed={'true' if pair.freeze_allowed else 'false'}",
+            f"fixture_path={pair.fixture_path or 'none'}"]
+        assert md.count(f"test_id={pair.test_id}\n") == 1
 
 
 def test_broken_stamp_run_names_the_real_cause_everywhere() -> None:
@@ -170,7 +171,7 @@ def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:
                                       issue=12)
         return record
 
-    entry = yaml.safe_load("\n".join(review.allowlist_entry(pair, g.NOW, 30)))
+    entry = yaml.safe_load("\n".join(review.allowlist_entry(typed_pair(pair), g.NOW, 30)))
     pol = policy.from_record(entry, "suggested")
     assert pol.allowlist[0].test_id == pair["test_id"]
     # pasted unedited, its three placeholders are findings and it grants nothing
@@ -182,7 +183,7 @@ def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:
     assert not pol.granting(g.NOW)[0].finding
     # without a card expiry the suggestion is the last midnight within the maximum
     bare = {**pair, "card_expires": None}
-    entry = yaml.safe_load("\n".join(review.allowlist_entry(bare, g.NOW, 30)))
+    entry = yaml.safe_load("\n".join(review.allowlist_entry(typed_pair(bare), g.NOW, 30)))
     expires = entry["allowlist"][0]["expires"]
     assert g.NOW < expires <= g.NOW + 30 * g.DAY and expires % g.DAY == 0
     assert policy.check(policy.from_record(filled(entry), "s"), g.NOW) == []
@@ -198,11 +199,11 @@ def test_golden_rerun_memory_is_hidden_at_the_end_of_the_text() -> None:
     from gate.records import memory
 
     report, record = g.rerun_memory()
-    plan = checks.plan(report, dataclasses.replace(SETTINGS, memory=record))
+    plan = checks.plan(typed(report), dataclasses.replace(SETTINGS, memory=record))
     before, _, tail = plan.text.rpartition("\n\n")
     assert tail == record and re.fullmatch(
         r"<!-- agent-patch-gate-memory:v1 [A-Za-z0-9+/=]+ -->", tail)
-    assert before == checks.plan(report, SETTINGS).text  # no other trace of it
+    assert before == checks.plan(typed(report), SETTINGS).text  # no other trace of it
     assert before.count("```") % 2 == 0 and "<!--" not in before
     assert "agent-patch-gate-memory" not in plan.summary + plan.title
     assert memory.decode(plan.text)["reds"][0]["run_id"] == "l-loc-1"
@@ -210,6 +211,6 @@ def test_golden_rerun_memory_is_hidden_at_the_end_of_the_text() -> None:
             in plan.summary)
     check_golden("rerun-memory/check-summary.md", plan.summary + "\n")
     check_golden("rerun-memory/check-text.md", plan.text + "\n")
-    check_golden("rerun-memory/summary.md", summary.render(report, view=g.VIEW))
+    check_golden("rerun-memory/summary.md", summary.render(typed(report), view=g.VIEW))
     check_golden("rerun-memory/annotations.json", json.dumps(
         list(plan.annotations), indent=1, ensure_ascii=False) + "\n")

@@ -17,6 +17,7 @@ import pytest
 from gate.github import checks, summary
 from tests import golden_cases as g
 from tests.test_summary import hostile_report
+from tests.typed_report import typed
 
 markdown_it = pytest.importorskip("markdown_it")
 
@@ -74,10 +75,10 @@ def _first(events: list[tuple[str, str]], match: Any) -> int:
 def _markdown(report: dict[str, Any], which: str) -> str:
     """What GitHub renders for ``report``: the job summary, or the check run's summary and text."""
     if which == "summary":
-        return summary.render(report, view=g.VIEW)
+        return summary.render(typed(report), view=g.VIEW)
     settings = checks.Settings(token="t", api_url="https://api.github.com",
                                repository="octo/props", head_sha=g.HEAD, view=g.VIEW)
-    plan = checks.plan(report, settings)
+    plan = checks.plan(typed(report), settings)
     return plan.summary + "\n\n" + plan.text
 
 
@@ -106,7 +107,7 @@ def test_red_first_links_to_blob_lines_no_visible_escapes(which: str) -> None:
 
 
 def test_hostile_strings_render_as_text() -> None:
-    md = summary.render(hostile_report(), view=g.VIEW)
+    md = summary.render(typed(hostile_report()), view=g.VIEW)
     html = render(md)
     parsed = page(md)
     assert "<script" not in html and "<img" not in html  # only as escaped text
@@ -146,7 +147,7 @@ def test_the_judge_files_read_as_text_above_the_greens(which: str) -> None:
 
 
 def test_an_unlisted_compare_is_one_readable_line() -> None:
-    parsed = page(summary.render(g.judge_files_unlisted(), view=g.VIEW))
+    parsed = page(summary.render(typed(g.judge_files_unlisted()), view=g.VIEW))
     text = "".join(parsed.text)
     assert ("What judges this patch: could not list the changed files: repository or commit "
             "not found (or not visible to the token): HTTP 404 Not Found") in text

@@ -8,6 +8,7 @@ import copy
 
 from gate.github import review
 from tests.golden_cases import FAILURE, HYPOTHESIS, NOW, VIEW, _loaded, _report, _stamp
+from tests.typed_report import typed_pair
 
 TEST = "test_locale_round_trip"
 
@@ -22,18 +23,18 @@ def _pair(free_failure: dict[str, object]) -> dict[str, object]:
 
 
 def test_identical_failures_are_printed_once() -> None:
-    block = "\n".join(review.red_block(_pair(copy.deepcopy(FAILURE)), NOW, 30, VIEW))
+    block = "\n".join(review.red_block(typed_pair(_pair(copy.deepcopy(FAILURE))), NOW, 30, VIEW))
     assert block.count("Failure (") == 1 and block.count("Falsifying example (") == 1
     assert block.count("Hypothesis (") == 1
     assert "free-server: the same failure on the same example as local-pinned" in block
-    message = review.annotation_message(_pair(copy.deepcopy(FAILURE)), NOW, 30)
+    message = review.annotation_message(typed_pair(_pair(copy.deepcopy(FAILURE))), NOW, 30)
     assert message.count("Failure (") == 1
     assert "free-server: the same failure on the same example as local-pinned" in message
 
 
 def test_different_failures_are_both_printed() -> None:
     other = {**FAILURE, "example": "test_locale_round_trip(\n    doc=Doc(locale='az_AZ'),\n)"}
-    block = "\n".join(review.red_block(_pair(other), NOW, 30, VIEW))
+    block = "\n".join(review.red_block(typed_pair(_pair(other)), NOW, 30, VIEW))
     assert block.count("Falsifying example (") == 2
     assert "the same failure" not in block
 
@@ -53,16 +54,16 @@ def test_failures_that_differ_only_in_object_addresses_are_printed_once() -> Non
                   failure=_with_address("0x7fe10a9b3c40"), hypothesis=dict(HYPOTHESIS))
     (pair,) = _report(_loaded(local, free), [])["pairs"]
     assert pair["failure_class"] == "property_miss"  # the digest reads them as one failure
-    block = "\n".join(review.red_block(pair, NOW, 30, VIEW))
+    block = "\n".join(review.red_block(typed_pair(pair), NOW, 30, VIEW))
     assert block.count("Failure (") == 1 and block.count("Falsifying example (") == 1
     assert ("free-server: the same failure on the same example as local-pinned (but for "
             "object addresses, which differ between processes)") in block
     assert "0x7f23d2a74210" in block and "0x7fe10a9b3c40" not in block  # the first, as printed
-    message = review.annotation_message(pair, NOW, 30)
+    message = review.annotation_message(typed_pair(pair), NOW, 30)
     assert message.count("Failure (") == 1
     assert "(but for object addresses, which differ between processes)" in message
     # byte-identical failures keep their plain words
-    same = "\n".join(review.red_block(_pair(copy.deepcopy(FAILURE)), NOW, 30, VIEW))
+    same = "\n".join(review.red_block(typed_pair(_pair(copy.deepcopy(FAILURE))), NOW, 30, VIEW))
     assert "object addresses" not in same
 
 
@@ -73,13 +74,13 @@ def test_failures_that_differ_beyond_addresses_are_both_printed() -> None:
     free = _stamp(TEST, 41, "free-server", "assert_fail", "f1", failure=other,
                   hypothesis=dict(HYPOTHESIS))
     (pair,) = _report(_loaded(local, free), [])["pairs"]
-    block = "\n".join(review.red_block(pair, NOW, 30, VIEW))
+    block = "\n".join(review.red_block(typed_pair(pair), NOW, 30, VIEW))
     assert block.count("Failure (") == 2 and "the same failure" not in block
 
 
 def test_an_annotation_carries_the_message_and_example_bounded() -> None:
     long = {**FAILURE, "message": "x" * 5000, "example": "e" * 5000}
-    message = review.annotation_message(_pair(long), NOW, 30)
+    message = review.annotation_message(typed_pair(_pair(long)), NOW, 30)
     failure_line = next(line for line in message.splitlines()
                         if line.startswith("Failure (free-server)"))
     example_line = next(line for line in message.splitlines()
@@ -98,6 +99,6 @@ def test_annotations_show_dates_not_unix_seconds() -> None:
 
     (pair,) = _report(_loaded(*frozen_stamps), [_allow(TEST, NOW + 25 * DAY)])["pairs"]
     assert pair["status"] == "frozen"
-    message = review.annotation_message(pair, NOW, 30)
+    message = review.annotation_message(typed_pair(pair), NOW, 30)
     assert not re.search(r"\b1[7-9]\d{8}\b", message), message
     assert "UTC" in message

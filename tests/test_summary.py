@@ -10,6 +10,7 @@ import pytest
 
 from gate.github import markdown, summary
 from gate.records import report, schemas
+from tests.typed_report import typed
 
 SHA = "ab" * 32
 
@@ -125,7 +126,7 @@ def test_hostile_report_is_schema_valid_except_lone_surrogates() -> None:
 
 def test_four_lines_verbatim_for_every_red_pair() -> None:
     rep = make_report(rejected=2, frozen=1, accepted=3)
-    md = summary.render(rep)
+    md = summary.render(typed(rep))
     block = required_block(md)
     reds = [p for p in rep["pairs"] if p["status"] != "accepted"]
     assert len(block) == 5 * len(reds)
@@ -152,14 +153,14 @@ def test_four_lines_verbatim_for_every_red_pair() -> None:
 def test_none_for_missing_pin() -> None:
     rep = make_report(pairs=[make_pair(0, fixture_sha256=None, fixture_path=None,
                                        failure_class="unclassified")])
-    block = required_block(summary.render(rep))
+    block = required_block(summary.render(typed(rep)))
     assert block[1:] == ["fixture_sha256=none", "failure_class=unclassified",
                          "freeze_allowed=false", "fixture_path=none"]
 
 
 def test_hostile_strings_stay_inside_their_blocks() -> None:
     rep = hostile_report()
-    md = summary.render(rep, check_run_url="https://github.com/o/r/runs/1",
+    md = summary.render(typed(rep), check_run_url="https://github.com/o/r/runs/1",
                         notes=["check run not published: token lacks checks: write\n# x|y"])
     block = required_block(md)
     reds = [p for p in rep["pairs"] if p["status"] != "accepted"]
@@ -181,7 +182,7 @@ def test_hostile_strings_stay_inside_their_blocks() -> None:
 
 def test_no_mermaid_diagram_but_what_happened_in_words() -> None:
     rep = make_report(rejected=1, frozen=1, accepted=2)
-    md = summary.render(rep)
+    md = summary.render(typed(rep))
     assert "mermaid" not in md
     assert "- ❌ **1 rejected**: red in both server classes" in md
     assert "- 🧊 **1 frozen**: a free-server red with a green local-pinned run; frozen" in md
@@ -193,7 +194,7 @@ def test_link_notes_receipt_and_halt_audit() -> None:
                                            "mismatches": ["diff_sha256"]},
                       halt_audit={"failed": 1, "denominator": 4, "chain_ok": True,
                                   "problems": ["line 3: halted call ran"]})
-    md = summary.render(rep, check_run_url="https://github.com/o/r/runs/5?x=(1)",
+    md = summary.render(typed(rep), check_run_url="https://github.com/o/r/runs/5?x=(1)",
                         notes=["check run not published: the token lacks checks: write"])
     assert "[details](https://github.com/o/r/runs/5?x=%281%29)" in md
     assert "> **Note:** check run not published: the token lacks checks: write" in md
@@ -203,12 +204,12 @@ def test_link_notes_receipt_and_halt_audit() -> None:
 
 
 def test_unsafe_url_is_not_linked() -> None:
-    md = summary.render(make_report(rejected=1), check_run_url="javascript:alert(1)")
+    md = summary.render(typed(make_report(rejected=1)), check_run_url="javascript:alert(1)")
     assert "](javascript" not in md
 
 
 def test_empty_report() -> None:
-    md = summary.render(report.build([], 1))
+    md = summary.render(typed(report.build([], 1)))
     assert "**0 rejected · 0 frozen · 0 accepted**" in md and "No tests were classified." in md
     assert required_block(md) == []
 
@@ -218,7 +219,7 @@ def test_within_one_mib_with_reds_cut_whole(pairs: int) -> None:
     long_id = "tests/" + "😀" * 200  # 4 bytes each: ids are long in bytes, short in characters
     rep = make_report(pairs=[make_pair(i, test_id=f"{long_id}{i}",
                                        fixture_path="p/" + "é" * 100) for i in range(pairs)])
-    md = summary.render(rep)
+    md = summary.render(typed(rep))
     assert markdown.utf8_len(md) <= summary.DEFAULT_MAX_BYTES < 1024 * 1024
     block = required_block(md)
     shown = len(block) // 5
@@ -229,7 +230,7 @@ def test_within_one_mib_with_reds_cut_whole(pairs: int) -> None:
 
 def test_blocks_cut_with_a_sentence_when_they_cannot_fit() -> None:
     rep = make_report(rejected=400)
-    md = summary.render(rep, max_bytes=20_000)
+    md = summary.render(typed(rep), max_bytes=20_000)
     assert markdown.utf8_len(md) <= 20_000
     block = required_block(md)
     assert block and len(block) % 5 == 0  # whole pairs only
@@ -242,14 +243,14 @@ def test_blocks_cut_with_a_sentence_when_they_cannot_fit() -> None:
 
 def test_many_greens_collapsed_and_counted() -> None:
     rep = make_report(rejected=1, accepted=1500)
-    md = summary.render(rep)
+    md = summary.render(typed(rep))
     assert "<details><summary>1500 accepted tests</summary>" in md
     assert len(green_items(md)) == summary.MAX_GREEN_LINES
     assert f"{1500 - summary.MAX_GREEN_LINES} more accepted tests are not listed here" in md
-    few = summary.render(make_report(accepted=5))
+    few = summary.render(typed(make_report(accepted=5)))
     assert "<details>" not in few and len(green_items(few)) == 5
 
 
 def test_tiny_budget_still_bounded() -> None:
-    md = summary.render(make_report(rejected=3), max_bytes=60)
+    md = summary.render(typed(make_report(rejected=3)), max_bytes=60)
     assert markdown.utf8_len(md) <= 60

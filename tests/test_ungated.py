@@ -197,6 +197,7 @@ from tests.core_helpers import FREE, SHA_X, write_json  # noqa: E402
 from tests.core_helpers import stamp as a_stamp  # noqa: E402
 from tests.github_double import WRITE_TOKEN, GitHubDouble  # noqa: E402
 from tests.test_action import _env, _outputs  # noqa: E402
+from tests.typed_report import typed  # noqa: E402
 
 BASE, HEAD = "a" * 40, "b" * 40
 PR = {"pull_request": {"number": 7, "base": {"sha": BASE}, "head": {"sha": HEAD}}}
@@ -491,6 +492,6 @@ def test_the_pull_request_comment_names_them() -> None:
                                                "count": 1, "tests": [
                                                    {"test": NEW, "kind": "given",
                                                     "found_by": ["scan"]}]})
-    text = comment.body(built, "agent-patch gate")
+    text = comment.body(typed(built), "agent-patch gate")
     assert "1 Hypothesis test ungated" in text and f"`{NEW}`" in text
-    assert comment.action("on-red", built) == "create"
+    assert comment.action("on-red", typed(built)) == "create"

@@ -13,6 +13,7 @@ from gate.github import markdown, review, workflow
 from gate.github.workflow import Annotation
 from gate.records import report
 from tests.test_summary import HOSTILE_IDS, hostile_report, make_pair, make_report
+from tests.typed_report import typed
 
 texts = st.text(st.characters(codec="utf-8"), max_size=200) | st.sampled_from(
     ["%", "%25", "%0A", "%250A", "\r\n", "::", "a,b:c", "%3A%2C", "::stop-commands::x"])
@@ -70,7 +71,7 @@ def test_exact_escapes() -> None:
 
 
 def test_hostile_lines_never_start_a_command() -> None:
-    lines = review.annotation_commands(hostile_report())
+    lines = review.annotation_commands(typed(hostile_report()))
     ours = re.compile(r"::(error|warning) file=[^:]*,line=\d+,title=[^:]*::")
     for line in lines:
         assert "\n" not in line and "\r" not in line
@@ -84,17 +85,17 @@ def test_hostile_lines_never_start_a_command() -> None:
 
 def test_ten_of_each_kind_and_the_rest_counted() -> None:
     rep = make_report(rejected=25, frozen=3, accepted=4)
-    lines = review.annotation_commands(rep)
+    lines = review.annotation_commands(typed(rep))
     assert sum(line.startswith("::error ") for line in lines) == 10
     assert sum(line.startswith("::warning ") for line in lines) == 3
     assert lines[-1].startswith("gate: 15 errors not shown as annotations here")
     assert "the job summary has all of them" in lines[-1]
-    assert len(review.annotation_commands(make_report(rejected=2))) == 2
+    assert len(review.annotation_commands(typed(make_report(rejected=2)))) == 2
 
 
 def test_annotation_carries_the_four_lines() -> None:
     rep = make_report(pairs=[make_pair(0, location={"path": "tests/test_a.py", "line": 9})])
-    (line,) = review.annotation_commands(rep)
+    (line,) = review.annotation_commands(typed(rep))
     name, props, data = parse_command(line)
     assert (name, props["file"], props["line"]) == ("error", "tests/test_a.py", "9")
     # the four lines, then the stamp gate's own line (issue 22)
@@ -144,7 +145,7 @@ def test_output_heredoc_round_trip(value: str) -> None:
 def test_outputs_file(tmp_path: Path) -> None:
     path = tmp_path / "out"
     rep = make_report(rejected=1, frozen=1)
-    workflow.write_outputs(path, workflow.report_outputs(rep, "r.json"))
+    workflow.write_outputs(path, workflow.report_outputs(typed(rep), "r.json"))
     workflow.write_outputs(path, {"multi": "a\nb\nc"})
     got = read_outputs(path)
     assert got == {"decision": "closed", "report": "r.json", "failure-class": "property_miss",

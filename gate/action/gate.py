@@ -256,7 +256,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         shown = _judge_files(settings, built, github_env, listed, found.harness_files)
         if shown is not None:
             built["judge_files"] = shown
-        records.write_report(report_path, built)
+        report = records.write_report(report_path, built)
     except GateInputError as exc:  # the stamps were paired: this attempt's reds count still
         raise PairedInputError(exc, reds) from exc
     vsa = _verification_summary(settings, env, github_env, pol, policy_path, built, now, used)
@@ -269,7 +269,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
                                  artifact_prefix=settings.artifact_prefix,
                                  report_artifact=report_artifact(settings))
     url, notes = publish.publish_report(
-        built, github_env, name=settings.check_name, view=view,
+        report, github_env, name=settings.check_name, view=view,
         memory=rerun.record_text(github_env, reds, signer=signer))
     notes = [*stopped_stamp_jobs(settings), *memory.notes, *notes]
     if pol.signing.mode == "off":
@@ -278,26 +278,26 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         notes.append(UNSIGNED_NOTICE)
     if foreign is not None:
         notes = [foreign.note(), *notes]
-    publish.write_summary(built, url, notes, None, github_env, view=view)
-    outputs = workflow.report_outputs(built, str(report_path))
+    publish.write_summary(report, url, notes, None, github_env, view=view)
+    outputs = workflow.report_outputs(report, str(report_path))
     outputs["check-run-url"] = url or ""
-    outputs["ungated"] = ungated_view.output(built)
+    outputs["ungated"] = ungated_view.output(report)
     outputs["report-artifact"] = report_artifact(settings)  # action.yml uploads it
     outputs["verification-summary"] = vsa  # uploaded beside the report (empty: none)
     publish.write_outputs(github_env, outputs)
-    said = publish.post_comment(built, github_env, name=settings.check_name,
+    said = publish.post_comment(report, github_env, name=settings.check_name,
                                 mode=settings.comment, view=view)
     if said:
         print(workflow.log_line(said))
-    logged = [*review.log_lines(built), *review.audit_log_lines(built),  # workflow.log_line
-              *review.judge_log_lines(built), *ungated_view.log_lines(built)]
+    logged = [*review.log_lines(report), *review.audit_log_lines(report),  # workflow.log_line
+              *review.judge_log_lines(report), *ungated_view.log_lines(report)]
     if logged:
         print("\n".join(logged))
-    counts = built["counts"]
-    print(workflow.log_line(f"agent-patch gate: {built['decision']} ({counts['rejected']} "
-                            f"rejected, {counts['frozen']} frozen, {counts['accepted']} "
+    counts = report.counts
+    print(workflow.log_line(f"agent-patch gate: {report.decision} ({counts.rejected} "
+                            f"rejected, {counts.frozen} frozen, {counts.accepted} "
                             f"accepted); JSON report: artifact {report_artifact(settings)}"))
-    if built["decision"] == "closed" and settings.fail_on_closed:
+    if report.decision == "closed" and settings.fail_on_closed:
         return 1
     return 0
 
@@ -339,7 +339,8 @@ def _judge_files(settings: Settings, built: Mapping[str, Any],
     deciding; None when the run is not for a pull request."""
     from gate.github import judges
 
-    return judges.section(built, github_env, token=settings.token,
+    return judges.section([str(p["test_id"]) for p in built["pairs"]], github_env,
+                          token=settings.token,
                           manifest_path=settings.manifest, root=settings.root,
                           policy_path=settings.policy, listed=listed, loaded=loaded)
 

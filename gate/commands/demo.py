@@ -15,6 +15,7 @@ from gate.commands.args import say
 from gate.decide import digest, halt, outcome, stamps
 from gate.records import hashing, ledger, manifest, pairing, policy, receipts, report
 from gate.records import load as records
+from gate.records.report_data import Report
 from gate.testrun import routes, stamping
 
 #: The demo's clock (2026-09-21), fixed so the demo decides the same way on every day.
@@ -164,7 +165,7 @@ def _stamp_manifest(base: Path, out: Path, pol: policy.Policy, props: list[manif
 
 
 def _classify(stamps_dir: Path, report_path: Path, pol: policy.Policy,
-              say: Callable[[str], None]) -> dict[str, Any]:
+              say: Callable[[str], None]) -> Report:
     """``gate classify --stamps DIR --report FILE``, then read the report back."""
     decisions = pairing.decide_by_policy(pairing.collect(stamps_dir), pol, DEMO_NOW)
     built = pairing.report_by_policy(decisions, DEMO_NOW, pol)
@@ -196,10 +197,9 @@ def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
                 "parser_round_trip": "freeze_inside_server_class",
                 "tokenizer_total": "accept_candidate"}
     say("  reading report.json:")
-    for pair in first["pairs"]:
-        tally.expect(f"{pair['test_id']} ({pair['status']})", pair["action"],
-                     expected[pair["test_id"]])
-    tally.expect("report decision (a skipped run is no green)", first["decision"], "closed")
+    for pair in first.pairs:
+        tally.expect(f"{pair.test_id} ({pair.status})", pair.action, expected[pair.test_id])
+    tally.expect("report decision (a skipped run is no green)", first.decision, "closed")
 
     say("")
     say("  rerun the skipped property on the free server, with a new run id:")
@@ -210,12 +210,12 @@ def _stamp_flow(base: Path, tmp: Path, pol: policy.Policy, tally: _Tally,
         say(f"    {path.relative_to(tmp)}: {stamp['test_id']} {stamp['outcome']}")
     say("  gate classify --stamps stamps --report report.json")
     second = _classify(stamps_dir, tmp / "report.json", pol, say)
-    actions = {pair["test_id"]: pair["action"] for pair in second["pairs"]}
+    actions = {pair.test_id: pair.action for pair in second.pairs}
     tally.expect("lexer_unicode after the rerun", actions["lexer_unicode"], "accept_candidate")
-    labels = [f"{pair['test_id']} {pair['failure_class']}" for pair in second.get("reruns", [])]
+    labels = [f"{pair.test_id} {pair.failure_class}" for pair in second.reruns or ()]
     tally.expect("rerun pair label (digest gate)", ", ".join(labels),
                  "lexer_unicode harness_flake")
-    tally.expect("report decision", second["decision"], "open")
+    tally.expect("report decision", second.decision, "open")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 from gate.commands.args import policy_path, say
 from gate.github.publish import (
@@ -16,16 +15,17 @@ from gate.github.publish import (
     write_outputs,
     write_summary,
 )
+from gate.records.report_data import Report
 
 
-def _report(args: argparse.Namespace) -> dict[str, Any]:
+def _report(args: argparse.Namespace) -> Report:
     """The report, refused when it says open under a policy that requires signed stamps
     (gate.commands.signed)."""
     from gate.commands import signed
     from gate.records import policy
 
     report = load_report(args.report)
-    signed.refuse_open_report(policy.load(policy_path(args)), report, args.report)
+    signed.refuse_open_report(policy.load(policy_path(args)), report.decision, args.report)
     return report
 
 

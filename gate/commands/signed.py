@@ -72,10 +72,10 @@ def refuse_unverified(policy: Any, stamps: Sequence[tuple[str, Mapping[str, Any]
                          f"verify against its keys and name their bytes, but {_RUN_CONTEXT}")
 
 
-def refuse_open_report(policy: Any, report: Mapping[str, Any], source: str) -> None:
-    """Exit 2 when ``policy`` requires signed stamps and ``report`` says open: a report carries
-    no signatures, so nothing here can check its stamps were verified."""
-    if required_classes(policy) == "off" or report.get("decision") != "open":
+def refuse_open_report(policy: Any, decision: str, source: str) -> None:
+    """Exit 2 when ``policy`` requires signed stamps and the report's ``decision`` is open: a
+    report carries no signatures, so nothing here can check its stamps were verified."""
+    if required_classes(policy) == "off" or decision != "open":
         return
     raise GateInputError(source, "decision",
                          f"open, but the policy requires {policy.signing.require} stamps "

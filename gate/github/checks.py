@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gate.github import markdown, review, summary, workflow
+from gate.records.report_data import Report
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
@@ -111,13 +112,13 @@ class PublishResult:
 # --- the pure part ------------------------------------------------------------------------------
 
 
-def conclusion(report: Mapping[str, Any]) -> str:
-    if report.get("decision") != "open":
+def conclusion(report: Report) -> str:
+    if report.decision != "open":
         return "failure"
-    return "neutral" if report.get("counts", {}).get("frozen", 0) else "success"
+    return "neutral" if report.counts.frozen else "success"
 
 
-def title(report: Mapping[str, Any]) -> str:
+def title(report: Report) -> str:
     return summary.counts_line(report)
 
 
@@ -130,12 +131,12 @@ def _view(view: review.View | None) -> review.View:
     return view or review.View()
 
 
-def check_summary(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
+def check_summary(report: Report, max_bytes: int = OUTPUT_MAX_BYTES,
                   view: review.View | None = None) -> str:
     """What happened in words, then one block per red test (rejected first), within
     ``max_bytes``; the accepted tests are in the text (:func:`check_text`)."""
     view = _view(view)
-    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    pairs = report.pairs
     from gate.github import ungated
 
     head = [*review.counts_lines(report), "", *review.common_causes(report),
@@ -163,7 +164,7 @@ def with_memory(text: str, memory: str, max_bytes: int = OUTPUT_MAX_BYTES) -> st
     return f"{body}\n\n{memory}" if body else memory
 
 
-def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
+def check_text(report: Report, max_bytes: int = OUTPUT_MAX_BYTES,
                view: review.View | None = None, memory: str = "") -> str:
     """The receipt and halt-audit lines, then the accepted tests, within ``max_bytes``; then
     the hidden re-run record, when given (:func:`with_memory`)."""
@@ -172,40 +173,38 @@ def check_text(report: Mapping[str, Any], max_bytes: int = OUTPUT_MAX_BYTES,
         return with_memory(check_text(report, max(0, room), view), memory, max_bytes)
     view = _view(view)
     extra: list[str] = []
-    receipt = report.get("receipt")
-    if isinstance(receipt, Mapping):
-        extra.append(f"Receipt: {markdown.inline(str(receipt.get('decision', '')))}: "
-                     f"{markdown.inline(str(receipt.get('line', '')), 2000)}")
-    audit = report.get("halt_audit")
-    if isinstance(audit, Mapping):
-        extra.append(f"Halt audit: failed={int(audit.get('failed', 0))} "
-                     f"denominator={int(audit.get('denominator', 0))} "
-                     f"chain_ok={'true' if audit.get('chain_ok') else 'false'}")
+    receipt = report.receipt
+    if receipt is not None:
+        extra.append(f"Receipt: {markdown.inline(receipt.decision)}: "
+                     f"{markdown.inline(receipt.line, 2000)}")
+    audit = report.halt_audit
+    if audit is not None:
+        extra.append(f"Halt audit: failed={audit.failed} "
+                     f"denominator={audit.denominator} "
+                     f"chain_ok={'true' if audit.chain_ok else 'false'}")
     head = [*extra, ""] if extra else []
-    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    pairs = report.pairs
     room = max_bytes - markdown.utf8_len("\n".join(head)) - 200
     greens = review.green_lines(review.greens(pairs), view, room)
     return markdown.truncate("\n".join([*head, *greens]).rstrip("\n"), max_bytes,
                              unit="bytes")
 
 
-def check_annotations(report: Mapping[str, Any], workspace: str | None = None,
+def check_annotations(report: Report, workspace: str | None = None,
                 fallback: str = workflow.FALLBACK_PATH) -> list[dict[str, Any]]:
     """One check-run annotation per red pair: ``failure`` for rejected, ``warning`` for frozen."""
     out: list[dict[str, Any]] = []
-    now = int(report.get("now", 0))
-    max_days = int(report.get("max_freeze_days") or review.DEFAULT_MAX_FREEZE_DAYS)
-    for pair in review.ordered_reds(report.get("pairs", [])):
-        status = pair.get("status")
+    now = report.now
+    max_days = report.max_freeze_days or review.DEFAULT_MAX_FREEZE_DAYS
+    for pair in review.ordered_reds(report.pairs):
+        status = pair.status
         if status not in ("rejected", "frozen"):
             continue
         path, line = workflow.pair_location(pair, workspace, fallback)
-        heading = markdown.one_line(f"gate {status}: {pair.get('test_id', '')}")
+        heading = markdown.one_line(f"gate {status}: {pair.test_id}")
         message = review.annotation_message(pair, now, max_days)
         details = "\n".join(
-            markdown.one_line(f"{r.get('run_id', '')} {r.get('server_class', '')} "
-                              f"{r.get('outcome', '')}")
-            for r in pair.get("runs", []) if isinstance(r, Mapping))
+            markdown.one_line(f"{r.run_id} {r.server_class} {r.outcome}") for r in pair.runs)
         note = {
             "path": path,
             "start_line": line,
@@ -221,7 +220,7 @@ def check_annotations(report: Mapping[str, Any], workspace: str | None = None,
     return out
 
 
-def plan(report: Mapping[str, Any], settings: Settings) -> Plan:
+def plan(report: Report, settings: Settings) -> Plan:
     return Plan(
         name=settings.name,
         conclusion=conclusion(report),
@@ -572,7 +571,7 @@ def _one_line(text: str) -> str:
     return markdown.truncate(markdown.one_line(text), 300)
 
 
-def publish(report: Mapping[str, Any], settings: Settings,
+def publish(report: Report, settings: Settings,
             sleep: Callable[[float], None] = time.sleep) -> PublishResult:
     """Create (or, for the same ``external_id``, update) the check run for ``report``."""
     p = plan(report, settings)

@@ -13,10 +13,9 @@ none.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from gate.github import markdown, review
+from gate.records.report_data import Report
 
 MODES = ("off", "on-red", "always")
 MAX_BYTES = 65_000  # GitHub: a comment body holds at most 65,536 characters
@@ -31,13 +30,12 @@ def marker(check_name: str) -> str:
     return f"<!-- agent-patch-gate:{name.strip('-')} -->"
 
 
-def is_red(report: Mapping[str, Any]) -> bool:
-    counts = report.get("counts", {})
-    return (report.get("decision") != "open" or int(counts.get("rejected", 0)) > 0
-            or int(counts.get("frozen", 0)) > 0)
+def is_red(report: Report) -> bool:
+    counts = report.counts
+    return report.decision != "open" or counts.rejected > 0 or counts.frozen > 0
 
 
-def action(mode: str, report: Mapping[str, Any]) -> str:
+def action(mode: str, report: Report) -> str:
     """``create`` (create or update), ``update`` (only an existing comment), or ``none``."""
     if mode == "always" or (mode == "on-red" and is_red(report)):
         return "create"
@@ -46,15 +44,14 @@ def action(mode: str, report: Mapping[str, Any]) -> str:
     return "none"
 
 
-def body(report: Mapping[str, Any], check_name: str, view: review.View | None = None,
+def body(report: Report, check_name: str, view: review.View | None = None,
          max_bytes: int = MAX_BYTES) -> str:
     view = view or review.View()
     from gate.github import ungated
 
     head = [marker(check_name), *review.headline(report, view, level="###"),
             *ungated.lines(report, shown=10)]
-    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
-    greens = len(review.greens(pairs))
+    greens = len(review.greens(report.pairs))
     tail = ([f"{greens} accepted test{'s' if greens != 1 else ''} (green in both server "
              f"classes) {'are' if greens != 1 else 'is'} listed in the job summary and the "
              "check run."] if greens else [])

@@ -225,18 +225,18 @@ def changed_files(env: Mapping[str, str], token: str) -> Any:
     return checks.changed_files(settings_for(env, token, refs[1]), refs[0], refs[1])
 
 
-def section(report: Mapping[str, Any], env: Mapping[str, str], *, token: str,
+def section(gated: Sequence[str], env: Mapping[str, str], *, token: str,
             manifest_path: str, root: str, policy_path: str,
             listed: Any = None, loaded: Any = frozenset()) -> dict[str, Any] | None:
-    """The report's ``judge_files`` section, or None when the run is not for a pull request.
-    ``listed``: the changed files when :func:`changed_files` already listed them. Never
-    raises: every failure is its ``error`` or a ``notes`` line."""
+    """The report's ``judge_files`` section (being built: ``gated`` are its pairs' test ids),
+    or None when the run is not for a pull request. ``listed``: the changed files when
+    :func:`changed_files` already listed them. Never raises: every failure is its ``error``
+    or a ``notes`` line."""
     refs = event_refs(env)
     if refs is None:
         return None
     base, head, route = refs
-    test_ids = sorted({str(p.get("test_id")) for p in report.get("pairs", [])
-                       if isinstance(p, Mapping) and p.get("test_id")})
+    test_ids = sorted({t for t in gated if t})
     out: dict[str, Any] = {"base": base, "head": head, "properties": len(test_ids),
                            "files": []}
     repository = env.get("GITHUB_REPOSITORY", "")

@@ -23,20 +23,25 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate.errors import GateInputError
+
+if TYPE_CHECKING:
+    from gate.github.checks import Settings
+    from gate.github.review import View
+    from gate.records.report_data import Report
 
 OPEN, CLOSED, BAD = 0, 1, 2
 _HEX40 = re.compile(r"[0-9a-fA-F]{40}")
 DEFAULT_API_URL = "https://api.github.com"
 
 
-def exit_code(report: Mapping[str, Any]) -> int:
-    return OPEN if report.get("decision") == "open" else CLOSED
+def exit_code(report: Report) -> int:
+    return OPEN if report.decision == "open" else CLOSED
 
 
-def load_report(path: str) -> dict[str, Any]:
+def load_report(path: str) -> Report:
     from gate.records import load as records
 
     return records.load_report(Path(path))
@@ -89,8 +94,8 @@ def pr_number(env: Mapping[str, str]) -> int | None:
         else None
 
 
-def post_comment(report: Mapping[str, Any], env: Mapping[str, str], *, name: str, mode: str,
-                 view: Any = None) -> str:
+def post_comment(report: Report, env: Mapping[str, str], *, name: str, mode: str,
+                 view: View | None = None) -> str:
     """The optional pull-request comment; returns one log line saying what happened."""
     from gate.github import checks, comment
 
@@ -132,7 +137,7 @@ def _details_url(env: Mapping[str, str]) -> str | None:
     return None
 
 
-def view_from_env(env: Mapping[str, str], **extra: Any) -> Any:
+def view_from_env(env: Mapping[str, str], **extra: Any) -> View:
     """Where the reviewer's links point (:class:`gate.github.review.View`), from the job's
     environment: ``GITHUB_SERVER_URL``, ``GITHUB_REPOSITORY``, the head SHA, the run page."""
     from gate.github import review
@@ -144,8 +149,8 @@ def view_from_env(env: Mapping[str, str], **extra: Any) -> Any:
                        workspace=env.get("GITHUB_WORKSPACE") or None, run_url=run_url, **extra)
 
 
-def write_summary(report: Mapping[str, Any], url: str | None, notes: list[str],
-                  out: str | None, env: Mapping[str, str], view: Any = None) -> bool:
+def write_summary(report: Report, url: str | None, notes: list[str],
+                  out: str | None, env: Mapping[str, str], view: View | None = None) -> bool:
     from gate.github import summary, workflow
     from gate.records.files import write_replace
 
@@ -193,7 +198,8 @@ def surface_not_written(variable: str, what: str, exc: Exception) -> None:
 
 def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | None = None,
                     max_retries: int = 3, backoff: float = 1.0, max_wait: float = 60.0,
-                    timeout: int = 15, view: Any = None, memory: str = "") -> tuple[Any, str]:
+                    timeout: int = 15, view: View | None = None,
+                    memory: str = "") -> tuple[Settings | None, str]:
     """checks.Settings from the environment, or (None, what is missing)."""
     from gate.github import checks
 
@@ -224,10 +230,10 @@ def _check_settings(env: Mapping[str, str], *, name: str, external_id: str | Non
     ), ""
 
 
-def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: str,
+def publish_report(report: Report, env: Mapping[str, str], *, name: str,
                    external_id: str | None = None, max_retries: int = 3, backoff: float = 1.0,
                    max_wait: float = 60.0, timeout: int = 15,
-                   view: Any = None, memory: str = "") -> tuple[str | None, list[str]]:
+                   view: View | None = None, memory: str = "") -> tuple[str | None, list[str]]:
     """Publish the check run; without one, print why and the workflow-command annotations.
     ``memory``: the hidden re-run record ending its text (gate/github/rerun.py).
 
@@ -255,7 +261,7 @@ def publish_report(report: Mapping[str, Any], env: Mapping[str, str], *, name: s
 
 
 def publish_error(what: str, env: Mapping[str, str], *, name: str,
-                  view: Any = None, memory: str = "") -> tuple[str | None, list[str]]:
+                  view: View | None = None, memory: str = "") -> tuple[str | None, list[str]]:
     """A ``failure`` check run saying what went wrong (the gate could not decide)."""
     from gate.github import checks, workflow
 

@@ -24,14 +24,23 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from gate.decide import digest, when
 from gate.decide import outcome as outcomes
 from gate.github import markdown, workflow
 from gate.records import report as report_lines
+from gate.records.report_data import (
+    ABSENT,
+    Failure,
+    JudgeFile,
+    Location,
+    Pair,
+    Remembered,
+    Report,
+    Run,
+)
 
 RETRY_OUTCOMES = ("resource_exit", "empty_body")
 DEFAULT_MAX_FREEZE_DAYS = 30
@@ -124,14 +133,13 @@ REMEMBERED_WORDS = ("an earlier attempt of this workflow run was red, and this a
                     "do not repeat that red")
 
 
-def remembered(pair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def remembered(pair: Pair) -> list[Remembered]:
     """The earlier attempts' reds a pair shows (one per attempt and class)."""
-    seen: set[tuple[object, object]] = set()
+    seen: set[tuple[int, str]] = set()
     out = []
-    for memo in pair.get("remembered") or []:
-        if isinstance(memo, Mapping) and (memo.get("attempt"), memo.get("server_class")) \
-                not in seen:
-            seen.add((memo.get("attempt"), memo.get("server_class")))
+    for memo in pair.remembered or ():
+        if (memo.attempt, memo.server_class) not in seen:
+            seen.add((memo.attempt, memo.server_class))
             out.append(memo)
     return out
 
@@ -141,25 +149,25 @@ def _fix_words(server_class: object) -> str:
             else "push a fix (a local-pinned red is never frozen)")
 
 
-def remembered_lines(pair: Mapping[str, Any]) -> list[str]:
+def remembered_lines(pair: Pair) -> list[str]:
     """Markdown: "attempt N was red on <class> (its check run); a full re-run does not hide a
     red", one line per earlier attempt and class."""
-    return [f"**Next step:** attempt {int(m.get('attempt', 0))} was red on "
-            f"{markdown.inline(str(m.get('server_class', '')))} "
-            f"({markdown.link('its check run', str(m.get('check_run_url', '')))}); a full "
-            f"re-run does not hide a red: {_fix_words(m.get('server_class'))}."
+    return [f"**Next step:** attempt {m.attempt} was red on "
+            f"{markdown.inline(str(m.server_class))} "
+            f"({markdown.link('its check run', m.check_run_url)}); a full "
+            f"re-run does not hide a red: {_fix_words(m.server_class)}."
             for m in remembered(pair)]
 
 
-def remembered_plain(pair: Mapping[str, Any]) -> str:
+def remembered_plain(pair: Pair) -> str:
     """:func:`remembered_lines` as plain text (annotations), with the check runs' URLs."""
-    return " ".join(f"Attempt {m.get('attempt')} was red on {m.get('server_class')} (check run "
-                    f"{m.get('check_run_url')}); a full re-run does not hide a red: "
-                    f"{_fix_words(m.get('server_class'))}." for m in remembered(pair))
+    return " ".join(f"Attempt {m.attempt} was red on {m.server_class} (check run "
+                    f"{m.check_run_url}); a full re-run does not hide a red: "
+                    f"{_fix_words(m.server_class)}." for m in remembered(pair))
 
 
-def words(pair: Mapping[str, Any]) -> str:
-    action = str(pair.get("action", ""))
+def words(pair: Pair) -> str:
+    action = str(pair.action)
     if action == "reject_duplicate_stamps" and remembered(pair):
         return REMEMBERED_WORDS
     if action == "reject_run_retry_new_id":
@@ -169,33 +177,32 @@ def words(pair: Mapping[str, Any]) -> str:
     return WORDS.get(action, action.replace("_", " "))
 
 
-def words_md(pair: Mapping[str, Any]) -> str:
+def words_md(pair: Pair) -> str:
     """:func:`words` for Markdown: the fixed phrases are plain text; anything else escaped."""
-    action = str(pair.get("action", ""))
+    action = str(pair.action)
     return words(pair) if action in WORDS or words(pair) == REMEMBERED_WORDS \
         else markdown.inline(words(pair))
 
 
-def ordered_reds(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def ordered_reds(pairs: Sequence[Pair]) -> list[Pair]:
     """Rejected, then frozen, each in report (test id) order."""
-    return ([p for p in pairs if p.get("status") == "rejected"]
-            + [p for p in pairs if p.get("status") == "frozen"])
+    return ([p for p in pairs if p.status == "rejected"]
+            + [p for p in pairs if p.status == "frozen"])
 
 
-def greens(pairs: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return [p for p in pairs if p.get("status") == "accepted"]
+def greens(pairs: Sequence[Pair]) -> list[Pair]:
+    return [p for p in pairs if p.status == "accepted"]
 
 
-def source_of(pair: Mapping[str, Any], workspace: str | None = None) -> tuple[str, int] | None:
-    """The test's file and line, or None when the report does not say."""
-    path, line = workflow.pair_location(pair, workspace, fallback="")
-    return (path, line) if path else None
+def test_link(pair: Pair, view: View) -> str:
+    return link_test(pair.test_id, pair.location, view)
 
 
-def test_link(pair: Mapping[str, Any], view: View) -> str:
-    test_id = str(pair.get("test_id", ""))
+def link_test(test_id: str, location: Location | None, view: View) -> str:
+    """The test id in bold, linked to its file and line on the head commit when known."""
     label = markdown.inline(test_id, TEST_CHARS)
-    where = source_of(pair, view.workspace)
+    path, line = workflow.test_location(test_id, location, view.workspace, fallback="")
+    where = (path, line) if path else None
     base = view.blob_base
     if where is None or base is None:
         return f"**{label}**"
@@ -203,52 +210,48 @@ def test_link(pair: Mapping[str, Any], view: View) -> str:
     return f"**[{label}]({target})**" if target else f"**{label}**"
 
 
-def _runs(pair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [r for r in pair.get("runs", []) if isinstance(r, Mapping)]
+def _failure_dict(run: Run) -> dict[str, object]:
+    """The run's failure as the digest gate reads it (empty: none)."""
+    return run.failure.to_dict() if run.failure is not None else {}
 
 
-def _run_of(pair: Mapping[str, Any], server_class: str) -> Mapping[str, Any] | None:
-    found = [r for r in _runs(pair) if r.get("server_class") == server_class]
-    return found[-1] if found else None
+def _exit_code(run: Run) -> int | None:
+    """The exit code, None when the stamp has none or the run was killed by a signal."""
+    return run.exit_code if isinstance(run.exit_code, int) else None
 
 
-def _failure(run: Mapping[str, Any]) -> Mapping[str, Any]:
-    failure = run.get("failure")
-    return failure if isinstance(failure, Mapping) else {}
-
-
-def _cause(run: Mapping[str, Any], outcome: bool = True) -> str:
+def _cause(run: Run, outcome: bool = True) -> str:
     """Why a run gave no assertion result, in words, from the stamp."""
-    parts = [OUTCOME_WORDS.get(str(run.get("outcome")), str(run.get("outcome", "")))][
+    parts = [OUTCOME_WORDS.get(str(run.outcome), str(run.outcome))][
         : 1 if outcome else 0]
-    if "exit_code" in run:
-        code = run.get("exit_code")
+    if run.exit_code is not ABSENT:
+        code = run.exit_code
         parts.append("killed by a signal" if code is None else f"exit code {code}")
-    note = run.get("note")
+    note = run.note
     if isinstance(note, str) and note:
         parts.append(note)
     return "; ".join(parts)
 
 
-def _no_report(run: Mapping[str, Any]) -> bool:
-    note = str(run.get("note", "")).lower()
+def _no_report(run: Run) -> bool:
+    note = str(run.note or "").lower()
     return "no junit report" in note or ("not written" in note and "report" in note)
 
 
-def stuck_kind(run: Mapping[str, Any]) -> str | None:
+def stuck_kind(run: Run) -> str | None:
     """Why a run that gave no result would give none again on a re-run, from its stamp:
     ``collection`` (the report holds a collection failure: a test file cannot be imported),
     ``no_report`` (the command failed before writing a report), ``interrupted`` (pytest's exit
     status 2 and the test not in the report: a collection error, or a cancelled run; the
     plugin route cannot tell which), or None (a timeout, a kill, a flaky run: re-run it)."""
-    if run.get("outcome") not in RETRY_OUTCOMES:
+    if run.outcome not in RETRY_OUTCOMES:
         return None
-    note = str(run.get("note", ""))
+    note = str(run.note or "")
     if outcomes.COLLECTION_NOTE in note:
         return "collection"
     if _no_report(run):
         return "no_report"
-    if note == outcomes.NOT_IN_REPORT and run.get("exit_code") == 2:
+    if note == outcomes.NOT_IN_REPORT and run.exit_code == 2:
         return "interrupted"
     if note.startswith(DEADLINE_NOTE):
         return "deadline"
@@ -276,7 +279,7 @@ class HealthCheck:
 _CHECK_NAME = re.compile(r"HealthCheck\.([A-Za-z_]+)")
 
 
-def repeated_health_check(pair: Mapping[str, Any]) -> HealthCheck | None:
+def repeated_health_check(pair: Pair) -> HealthCheck | None:
     """The health check a pair's two classes both failed on the same card — the same generator
     (:func:`gate.decide.digest.generator_digest`), the same check and text
     (:func:`gate.decide.digest.health_check_digest`) — or None. Deterministic: the card's seed
@@ -284,59 +287,56 @@ def repeated_health_check(pair: Mapping[str, Any]) -> HealthCheck | None:
     class only (a ``too_slow`` on a slow runner) is not one: that stays the retry class."""
     from gate.decide import digest
 
-    runs = {str(r.get("server_class")): r for r in _runs(pair)}
-    if set(runs) != {LOCAL, FREE} or len(_runs(pair)) != 2:
+    runs = {str(r.server_class): r for r in pair.runs}
+    if set(runs) != {LOCAL, FREE} or len(pair.runs) != 2:
         return None
-    checks, generators = set(), set()
+    checks: set[str | None] = set()
+    generators: set[str] = set()
     for run in runs.values():
-        hypothesis = run.get("hypothesis")
-        if run.get("outcome") not in RETRY_OUTCOMES or not isinstance(hypothesis, Mapping):
+        if run.outcome not in RETRY_OUTCOMES or run.hypothesis is None:
             return None
-        checks.add(digest.health_check_digest(_failure(run)))
-        generators.add(digest.generator_digest(hypothesis))
+        checks.add(digest.health_check_digest(_failure_dict(run)))
+        generators.add(digest.generator_digest(run.hypothesis.to_dict()))
     if len(checks) != 1 or None in checks or len(generators) != 1:
         return None
     run = runs[LOCAL]
-    message = str(_failure(run).get("message", ""))
+    message = run.failure.message if run.failure is not None else ""
     named = _CHECK_NAME.search(message)
     first = next((line.strip() for line in message.splitlines() if line.strip()), "")
-    hypothesis = run.get("hypothesis")
-    suppressed = hypothesis.get("suppress_health_check") if isinstance(hypothesis, Mapping) \
-        else None
-    return HealthCheck(named.group(1) if named else "", first, message,
-                       tuple(str(n) for n in suppressed) if isinstance(suppressed, list) else ())
+    suppressed = run.hypothesis.suppress_health_check if run.hypothesis is not None else ()
+    return HealthCheck(named.group(1) if named else "", first, message, suppressed)
 
 
-def pair_stuck_kind(pair: Mapping[str, Any]) -> str | None:
+def pair_stuck_kind(pair: Pair) -> str | None:
     if repeated_health_check(pair) is not None:
         return "health_check"
-    kinds = {stuck_kind(r) for r in _runs(pair)}
+    kinds = {stuck_kind(r) for r in pair.runs}
     return next((k for k in STUCK_WORDS if k in kinds), None)
 
 
-def _run_line(run: Mapping[str, Any], attempt: int | None = None,
+def _run_line(run: Run, attempt: int | None = None,
               check: HealthCheck | None = None) -> str:
-    outcome = str(run.get("outcome", ""))
+    outcome = str(run.outcome)
     if check is not None:  # the same health check in both classes: said once, below
-        code = run.get("exit_code")
-        exited = f"; exit code {code}" if isinstance(code, int) else ""
+        code = _exit_code(run)
+        exited = f"; exit code {code}" if code is not None else ""
         return "❌ " + markdown.inline(
-            f"{run.get('server_class', '')}: no result (health check "
+            f"{run.server_class}: no result (health check "
             f"{check.name or 'failed'}){exited}", TEXT_CHARS)
     icon = "✅" if outcome == "pass" else "❌"
-    text = f"{run.get('server_class', '')}: {OUTCOME_WORDS.get(outcome, outcome)}"
+    text = f"{run.server_class}: {OUTCOME_WORDS.get(outcome, outcome)}"
     if attempt is not None:  # remembered from an earlier attempt's check run
-        text = f"{run.get('server_class', '')} (attempt {attempt}): " \
+        text = f"{run.server_class} (attempt {attempt}): " \
                f"{OUTCOME_WORDS.get(outcome, outcome)}"
     if stuck_kind(run) == "not_collected":  # the next step says what the note says
-        text = f"{run.get('server_class', '')}: no result (not collected)"
+        text = f"{run.server_class}: no result (not collected)"
     elif outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
-        text = f"{run.get('server_class', '')}: no result ({outcome.replace('_', ' ')}); " \
+        text = f"{run.server_class}: no result ({outcome.replace('_', ' ')}); " \
                f"{_cause(run, False)}"
     elif outcome in RETRY_OUTCOMES:
-        text = f"{run.get('server_class', '')}: {_cause(run)}"
-    elif outcome == "assert_fail" and "exit_code" in run:
-        code = run.get("exit_code")
+        text = f"{run.server_class}: {_cause(run)}"
+    elif outcome == "assert_fail" and run.exit_code is not ABSENT:
+        code = _exit_code(run)
         text += f" (exit code {code})" if code is not None else ""
     return f"{icon} {markdown.inline(text, TEXT_CHARS)}"
 
@@ -348,51 +348,52 @@ def _code(lines: Sequence[str], info: str = "text") -> list[str]:
     return markdown.code_block([markdown.truncate(line, 500) for line in cut], info)
 
 
-def _failure_lines(run: Mapping[str, Any]) -> list[str]:
-    failure = _failure(run)
-    if not failure:
+def _failure_lines(run: Run) -> list[str]:
+    failure = run.failure
+    if failure is None:
         return []
-    cls = markdown.inline(str(run.get("server_class", "")))
+    cls = markdown.inline(str(run.server_class))
     out: list[str] = []
-    message = failure.get("message")
-    kind = failure.get("type")
-    if isinstance(message, str) and message.strip():
-        head = f"{kind}: " if isinstance(kind, str) and kind else ""
+    message = failure.message
+    kind = failure.type
+    if message.strip():
+        head = f"{kind}: " if kind else ""
         out += [f"Failure ({cls}):", "",
                 *_code(markdown.truncate(head + message, TEXT_CHARS).splitlines()), ""]
-    example = failure.get("example")
+    example = failure.example
     if isinstance(example, str) and example.strip():
         out += [f"Falsifying example ({cls}):", "",
                 *_code(markdown.truncate(example, 4000).splitlines(), "python"), ""]
     return out
 
 
-def _comparable(failure: Mapping[str, Any]) -> dict[str, Any]:
+def _comparable(failure: Failure) -> dict[str, object]:
     """A failure's fields with object addresses replaced (:func:`digest.without_addresses`, as
     the failure digest reads them): another process prints other addresses for one object."""
     return {k: digest.without_addresses(v) if isinstance(v, str) else v
-            for k, v in failure.items()}
+            for k, v in failure.to_dict().items()}
 
 
-def _same_failure(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+def _same_failure(first: Run, second: Run) -> bool:
     """Two runs' failure and Hypothesis settings are the same (what a red block would print
     for each), object addresses aside."""
-    return bool(_failure(first)) and _comparable(_failure(first)) == _comparable(
-        _failure(second)) and first.get("hypothesis") == second.get("hypothesis")
+    return (first.failure is not None and second.failure is not None
+            and _comparable(first.failure) == _comparable(second.failure)
+            and first.hypothesis == second.hypothesis)
 
 
-def _same_words(run: Mapping[str, Any], same: Mapping[str, Any],
+def _same_words(run: Run, same: Run,
                 name: Callable[[str], str]) -> str:
     """"CLASS: the same failure on the same example as OTHER", each class name through
     ``name`` (the sink's escaper), and when only object addresses differ, that they do."""
-    words = (f"{name(str(run.get('server_class', '')))}: the same failure on the same example "
-             f"as {name(str(same.get('server_class', '')))}")
-    if _failure(run) != _failure(same):
+    words = (f"{name(str(run.server_class))}: the same failure on the same example "
+             f"as {name(str(same.server_class))}")
+    if run.failure != same.failure:
         words += " (but for object addresses, which differ between processes)"
     return words
 
 
-def _health_check_lines(check: HealthCheck, run: Mapping[str, Any]) -> list[str]:
+def _health_check_lines(check: HealthCheck, run: Run) -> list[str]:
     """The repeated health check, once: its name, Hypothesis's one-line explanation, the
     settings (the same in both classes), and Hypothesis's whole text folded away."""
     name = f"`{check.name}`" if check.name else "(unnamed)"
@@ -401,7 +402,7 @@ def _health_check_lines(check: HealthCheck, run: Mapping[str, Any]) -> list[str]
     settings = _hypothesis_line(run)
     if settings:
         out += [settings[0].replace(
-            f"({markdown.inline(str(run.get('server_class', '')))})", "(both classes)", 1), ""]
+            f"({markdown.inline(str(run.server_class))})", "(both classes)", 1), ""]
     body = [markdown.truncate(line, 500) for line in check.message.splitlines()]
     fence = markdown.fence_for(body)
     return [*out, "<details><summary>Hypothesis's whole message</summary>", "",
@@ -412,20 +413,18 @@ HYPOTHESIS_KEYS = ("seed", "max_examples", "derandomize", "database", "deadline_
                    "examples_run")
 
 
-def _hypothesis_line(run: Mapping[str, Any]) -> list[str]:
-    settings = run.get("hypothesis")
-    if not isinstance(settings, Mapping) or not settings:
+def _hypothesis_line(run: Run) -> list[str]:
+    settings = run.hypothesis
+    if settings is None:
         return []
-    parts = [f"{key}={settings[key]}" for key in HYPOTHESIS_KEYS if key in settings]
-    if not parts:
-        return []
-    return [f"Hypothesis ({markdown.inline(str(run.get('server_class', '')))}): "
+    parts = [f"{key}={getattr(settings, key)}" for key in HYPOTHESIS_KEYS]
+    return [f"Hypothesis ({markdown.inline(str(run.server_class))}): "
             f"{markdown.inline(', '.join(parts), 500)}", ""]
 
 
-def _reproduce(pair: Mapping[str, Any]) -> str | None:
-    for run in _runs(pair):
-        value = _failure(run).get("reproduce")
+def _reproduce(pair: Pair) -> str | None:
+    for run in pair.runs:
+        value = run.failure.reproduce if run.failure is not None else None
         if isinstance(value, str) and value.strip():
             return value
     return None
@@ -436,15 +435,15 @@ def suggested_expiry(now: int, max_days: int) -> int:
     return (now + max_days * when.DAY) // when.DAY * when.DAY
 
 
-def allowlist_entry(pair: Mapping[str, Any], now: int, max_days: int) -> list[str]:
+def allowlist_entry(pair: Pair, now: int, max_days: int) -> list[str]:
     """A ready-to-paste allowlist entry (YAML lines; values JSON-quoted, a YAML subset)."""
     expires = suggested_expiry(now, max_days)
-    card = pair.get("card_expires")
+    card = pair.card_expires
     if isinstance(card, int) and now < card < expires:
         expires = card  # the card's expiry is the one that counts; never promise longer
     return [
         "allowlist:",
-        f"  - test_id: {json.dumps(str(pair.get('test_id', '')))}",
+        f"  - test_id: {json.dumps(str(pair.test_id))}",
         "    server_class: free-server",
         '    owner: "@OWNER"        # who will fix it',
         '    reason: "REASON"       # why the free server fails it while local-pinned passes',
@@ -466,17 +465,17 @@ def _issue_link(issue: object, view: View) -> str:
     return "none recorded (add `issue:` to the allowlist entry)"
 
 
-def _freeze_lines(pair: Mapping[str, Any], now: int, view: View) -> list[str]:
-    freeze = pair.get("freeze")
-    if not isinstance(freeze, Mapping):
+def _freeze_lines(pair: Pair, now: int, view: View) -> list[str]:
+    freeze = pair.freeze
+    if freeze is None:
         return []
-    expires = int(freeze.get("expires", 0))
-    card = freeze.get("card_expires")
-    ends = _freeze_ends(freeze)
+    expires = freeze.expires
+    card = freeze.card_expires
+    ends = freeze.ends
     flag = " ⚠️ **expires within 7 days**" if when.soon(ends, now) else ""
-    out = [f"- Owner: {markdown.inline(str(freeze.get('owner', '')), 256)}",
-           f"- Reason: {markdown.inline(str(freeze.get('reason', '')), TEXT_CHARS)}",
-           f"- Issue: {_issue_link(freeze.get('issue'), view)}",
+    out = [f"- Owner: {markdown.inline(freeze.owner, 256)}",
+           f"- Reason: {markdown.inline(freeze.reason, TEXT_CHARS)}",
+           f"- Issue: {_issue_link(freeze.issue, view)}",
            f"- Freeze ends: {when.expiry(ends, now)}{flag}"]
     if isinstance(card, int) and card != expires:
         out.append(f"  (sample card {when.expiry(card, now)}; allowlist "
@@ -484,21 +483,21 @@ def _freeze_lines(pair: Mapping[str, Any], now: int, view: View) -> list[str]:
     return out
 
 
-def next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
+def next_step(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
     """The next step for a red pair, as Markdown lines (an earlier attempt's red first)."""
     if remembered(pair):
-        if pair.get("action") == "reject_duplicate_stamps":
+        if pair.action == "reject_duplicate_stamps":
             return remembered_lines(pair)
         return [*remembered_lines(pair), "", *_next_step(pair, now, max_days, view)]
     return _next_step(pair, now, max_days, view)
 
 
-def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
-    action = str(pair.get("action", ""))
+def _next_step(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
+    action = str(pair.action)
     policy = (f"the policy file {span(view.policy_path)}" if view.policy_path
               else "the policy file")
     if action == "reject_not_allowlisted":
-        card = pair.get("card_expires")
+        card = pair.card_expires
         entry = allowlist_entry(pair, now, max_days)
         if isinstance(card, int) and card > now:
             card_words = (f"The sample card already has `freeze_expires_at: {card}` "
@@ -518,18 +517,18 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
                 f"existing `allowlist:`):", "",
                 *markdown.code_block(entry, "yaml"), "", card_words]
     if action == "reject_freeze_expired":
-        freeze = pair.get("freeze")
-        card = pair.get("card_expires")
+        freeze = pair.freeze
+        card = pair.card_expires
         why = []
         if not isinstance(card, int):
             why.append("the sample card has no `freeze_expires_at`")
         elif card <= now:
             why.append(f"the sample card's `freeze_expires_at` "
                        f"{when.expiry(card, now)}")
-        if isinstance(freeze, Mapping) and int(freeze.get("expires", 0)) <= now:
+        if freeze is not None and freeze.expires <= now:
             why.append(f"the allowlist entry (owner "
-                       f"{markdown.inline(str(freeze.get('owner', '')), 256)}) "
-                       f"{when.expiry(int(freeze['expires']), now)}")
+                       f"{markdown.inline(freeze.owner, 256)}) "
+                       f"{when.expiry(freeze.expires, now)}")
         return [f"**Next step:** the freeze is over ({'; '.join(why) or 'expired'}). Fix the "
                 f"free-server failure; only with a review, set a new expiry within the "
                 f"{max_days}-day maximum on both the card (a new fixture_hash: re-run both "
@@ -539,28 +538,28 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
         return health_check_step(check)
     if action == "reject_run_retry_new_id":
         out: list[str] = []
-        for run in _runs(pair):
-            if run.get("outcome") not in RETRY_OUTCOMES:
+        for run in pair.runs:
+            if run.outcome not in RETRY_OUTCOMES:
                 continue
-            cls = markdown.inline(str(run.get("server_class", "")))
+            cls = markdown.inline(str(run.server_class))
             kind = stuck_kind(run)
             if kind == "collection":
-                found = _UNCOLLECTED.search(str(run.get("note", "")))
+                found = _UNCOLLECTED.search(str(run.note or ""))
                 files = markdown.inline(found.group(1) if found else "a test file", TEXT_CHARS)
-                code = run.get("exit_code")
-                others = [str(r.get("server_class", "")) for r in _runs(pair)
-                          if r is not run and r.get("outcome") in ("pass", "assert_fail")]
+                code = _exit_code(run)
+                others = [str(r.server_class) for r in pair.runs
+                          if r is not run and r.outcome in ("pass", "assert_fail")]
                 env = (f" The {markdown.inline(others[0])} run collected it, so the {cls} "
                        "environment probably lacks a dependency or a file: add it to that "
                        "stamp job's set-up, or fix the import." if others else "")
-                where = log_link(view, f"the {run.get('server_class', '')} stamp job's log")
+                where = log_link(view, f"the {run.server_class} stamp job's log")
                 exited = f" (exit code {code})" if code is not None else ""
                 out.append(f"**Next step ({cls}):** fix the test collection: {files} failed to "
                            f"collect there{exited}, so no test ran; {where} has the error."
                            f"{env} A re-run fails the same way: push the fix, and both stamp "
                            "jobs run again on the new commit.")
             elif kind == "not_collected":
-                both = all(stuck_kind(r) == "not_collected" for r in _runs(pair))
+                both = all(stuck_kind(r) == "not_collected" for r in pair.runs)
                 if both and out:
                     continue  # said once for both classes
                 out.append(f"**Next step{'' if both else f' ({cls})'}:** pytest did not collect "
@@ -601,17 +600,17 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
     if action == "reject_stable_fail":
         return ["**Next step:** " + stable_step(pair) + _repro_words(pair)]
     if action == "reject_fixture_mismatch":
-        diffs = [f"- {markdown.inline(str(d), TEXT_CHARS)}" for d in pair.get("mismatch", [])]
+        diffs = [f"- {markdown.inline(str(d), TEXT_CHARS)}" for d in (pair.mismatch or ())]
         generator = any(str(d).startswith(("sample card seed", "sample card cases",
                                            "Hypothesis setting"))
-                        for d in pair.get("mismatch", []))
+                        for d in (pair.mismatch or ()))
         extra = (" The generator settings (seed, case count or Hypothesis settings) differ."
                  if generator else "")
         return ["**Next step:** both stamp jobs must check out the same commit and run the same "
                 f"card and fixtures; re-run both.{extra} What differs:", "",
                 *(diffs or ["- (the report does not say; compare the two stamps)"])]
     if action == "reject_missing_stamp":
-        present = {str(r.get("server_class")) for r in _runs(pair)}
+        present = {str(r.server_class) for r in pair.runs}
         missing = [c for c in (LOCAL, FREE) if c not in present] or ["other"]
         pattern = f"{view.artifact_prefix or '<prefix>'}-{missing[0]}-…"
         return [f"**Next step:** run the {markdown.inline(missing[0])} stamp job for this "
@@ -624,11 +623,11 @@ def _next_step(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> 
         return ["**Next step:** " + PLAIN_STEPS[action] + " The reason above names the "
                 "artifact and the field that failed."]
     if action == "freeze_inside_server_class":
-        freeze = pair.get("freeze")
+        freeze = pair.freeze
         owner, ends = "the owner", ""
-        if isinstance(freeze, Mapping):
-            owner = f"the owner ({markdown.inline(str(freeze.get('owner', '')), 256)})"
-            ends = f", {when.expiry(_freeze_ends(freeze), now)}"
+        if freeze is not None:
+            owner = f"the owner ({markdown.inline(freeze.owner, 256)})"
+            ends = f", {when.expiry(freeze.ends, now)}"
         return ["**Next step:** nothing for this change: the test is frozen by a reviewed "
                 "allowlist entry and its local-pinned run is green. "
                 f"{owner[0].upper()}{owner[1:]} fixes the free-server failure before the freeze "
@@ -673,17 +672,17 @@ def log_link(view: View, words_: str) -> str:
     return markdown.link(words_, view.run_url) if view.run_url else words_
 
 
-def stable_step(pair: Mapping[str, Any]) -> str:
+def stable_step(pair: Pair) -> str:
     """The next step for a red in both classes, worded by the digest gate's label: only
     ``property_miss`` says both runners failed the same way."""
-    label = str(pair.get("failure_class", ""))
+    label = str(pair.failure_class)
     if label == "property_miss":
         return ("a real property miss (red on both runners, on the same input): fix the code "
                 "or the property.")
     if label == "fixture_drift":
         return ("red on both runners, but their inputs differ (fixture_drift): fix the code "
                 "or the property, and check that both stamp jobs pin the same fixture.")
-    examples = [_failure(r).get("example") for r in _runs(pair)]
+    examples = [r.failure.example if r.failure is not None else None for r in pair.runs]
     if len(examples) >= 2 and all(isinstance(e, str) and e for e in examples):
         return ("red on both runners, on different falsifying examples "
                 "(failure_class=unclassified): fix the code or the property (it may fail on "
@@ -698,17 +697,17 @@ _MACHINE = re.compile(r"\A(?:Failing|Falsifying) [^\n]*<state machine>\n"
                       r"state = ([A-Za-z_]\w*)\(\)$", re.M)
 
 
-def _machine(pair: Mapping[str, Any]) -> str | None:
+def _machine(pair: Pair) -> str | None:
     """The state machine class a stateful red's example names, if it is one."""
-    for run in _runs(pair):
-        example = _failure(run).get("example")
+    for run in pair.runs:
+        example = run.failure.example if run.failure is not None else None
         found = _MACHINE.match(example) if isinstance(example, str) else None
         if found:
             return found.group(1)
     return None
 
 
-def _repro_words(pair: Mapping[str, Any]) -> str:
+def _repro_words(pair: Pair) -> str:
     """The ``@reproduce_failure`` line; for a state machine, where it goes: Hypothesis says
     "on your test function", but a machine's ``TestCase.runTest`` is Hypothesis's own, and
     it reads the decorator from the machine class (pyrsistent trial)."""
@@ -721,57 +720,56 @@ def _repro_words(pair: Mapping[str, Any]) -> str:
     return f" Reproduce locally: {markdown.code_span(repro, 500)}{where}"
 
 
-def required_lines(pair: Mapping[str, Any]) -> list[str]:
+def required_lines(pair: Pair) -> list[str]:
     """``test_id=`` and the four SPEC §4 lines, verbatim (safe inside a code block)."""
     return [markdown.code_line(line)
-            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair),
+            for line in (f"test_id={pair.test_id}", *report_lines.four_lines(pair),
                          *_stamp_gate(pair))]
 
 
-def _stamp_gate(pair: Mapping[str, Any]) -> list[str]:
+def _stamp_gate(pair: Pair) -> list[str]:
     line = report_lines.stamp_gate_line(pair)
     return [line] if line else []
 
 
-def _details(pair: Mapping[str, Any]) -> list[str]:
+def _details(pair: Pair) -> list[str]:
     lines = required_lines(pair)
     runs = [markdown.code_line(markdown.one_line(
-        f"run {r.get('run_id', '')}: {r.get('server_class', '')} {r.get('outcome', '')}"
-        + (f" ({r['source']})" if r.get("source") else ""))) for r in _runs(pair)[:8]]
+        f"run {r.run_id}: {r.server_class} {r.outcome}"
+        + (f" ({r.source})" if r.source else ""))) for r in pair.runs[:8]]
     body = [*lines, *runs]
     fence = markdown.fence_for(body)
     return ["<details><summary>Required fields and runs</summary>", "", f"{fence}text",
             *lines, *runs, fence, "", "</details>"]
 
 
-def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> list[str]:
-    status = str(pair.get("status", ""))
-    earlier = {str(m.get("run_id")): int(m.get("attempt", 0))
-               for m in pair.get("remembered") or [] if isinstance(m, Mapping)}
+def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
+    status = str(pair.status)
+    earlier = {m.run_id: m.attempt for m in pair.remembered or ()}
     check = repeated_health_check(pair)
     out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
            "", f"**What happened:** {words_md(pair)}.", "",
-           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.get('run_id'))), check)
-                                  for r in _runs(pair)[:4]) or 'none'), ""]
+           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.run_id)), check)
+                                  for r in pair.runs[:4]) or 'none'), ""]
     out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
     if check is not None:  # one check, one text: said once, not once per class
-        out += _health_check_lines(check, _runs(pair)[0])
-    shown: list[Mapping[str, Any]] = []
-    for run in _runs(pair)[:4] if check is None else ():
+        out += _health_check_lines(check, pair.runs[0])
+    shown: list[Run] = []
+    for run in pair.runs[:4] if check is None else ():
         same = next((r for r in shown if _same_failure(r, run)), None)
         if same is not None:  # byte for byte what another class printed: say so, once
             out += [f"{_same_words(run, same, markdown.inline)} (and the same Hypothesis "
                     "settings).", ""]
             continue
         out += _failure_lines(run)
-        if _failure(run):
+        if run.failure is not None:
             out += _hypothesis_line(run)
             shown.append(run)
-    silent = [str(r.get("server_class", "")) for r in _runs(pair)[:4]
-              if r.get("outcome") == "assert_fail" and not _failure(r)
-              and str(r.get("run_id")) not in earlier]
+    silent = [str(r.server_class) for r in pair.runs[:4]
+              if r.outcome == "assert_fail" and r.failure is None
+              and str(r.run_id) not in earlier]
     if silent:
         who = markdown.inline(" and ".join(silent))
         one = len(silent) == 1
@@ -782,38 +780,38 @@ def red_block(pair: Mapping[str, Any], now: int, max_days: int, view: View) -> l
     return out
 
 
-def counts_lines(report: Mapping[str, Any]) -> list[str]:
+def counts_lines(report: Report) -> list[str]:
     """What happened in words, one line per (status, action) with its count, reds first (this
     replaces the old Mermaid diagram)."""
-    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    pairs = list(report.pairs)
     if not pairs:
         return ["No tests were classified."]
-    by: Counter[tuple[str, str]] = Counter((str(p.get("status")), words_md(p)) for p in pairs)
+    by: Counter[tuple[str, str]] = Counter((str(p.status), words_md(p)) for p in pairs)
     order = {"rejected": 0, "frozen": 1, "accepted": 2}
     return [f"- {ICON.get(status, '')} **{n} {markdown.inline(status)}**: {text}" for
             (status, text), n in
             sorted(by.items(), key=lambda kv: (order.get(kv[0][0], 3), -kv[1], kv[0][1]))]
 
 
-def counts_sentence(report: Mapping[str, Any]) -> str:
+def counts_sentence(report: Report) -> str:
     return "\n".join(counts_lines(report))
 
 
-def common_causes(report: Mapping[str, Any]) -> list[str]:
+def common_causes(report: Report) -> list[str]:
     """One line per cause shared by two or more runs that did not finish (so nine identical
     reds read as one problem first)."""
     groups: Counter[tuple[str, str, str | None]] = Counter()
-    for pair in report.get("pairs", []):
-        if not isinstance(pair, Mapping) or pair.get("action") != "reject_run_retry_new_id":
+    for pair in report.pairs:
+        if pair.action != "reject_run_retry_new_id":
             continue
         check = repeated_health_check(pair)
         if check is not None:  # one cause for the pair, in both classes
             groups[("both classes", f"Hypothesis health check {check.name} failed the same "
                     "way", "health_check")] += 1
             continue
-        for run in _runs(pair):
-            if run.get("outcome") in RETRY_OUTCOMES:
-                groups[(str(run.get("server_class", "")), _cause(run, False),
+        for run in pair.runs:
+            if run.outcome in RETRY_OUTCOMES:
+                groups[(str(run.server_class), _cause(run, False),
                         stuck_kind(run))] += 1
     out = []
     for (cls, cause, kind), n in sorted(groups.items(), key=lambda kv: -kv[1]):
@@ -848,49 +846,35 @@ COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
 }
 
 
-def _freeze_ends(freeze: Mapping[str, Any]) -> int:
-    """When a freeze ends: the earlier of the allowlist entry's and the card's expiry."""
-    expires = int(freeze.get("expires", 0))
-    card = freeze.get("card_expires")
-    return min(expires, card) if isinstance(card, int) else expires
-
-
-def _freeze_end(pair: Mapping[str, Any]) -> int | None:
-    freeze = pair.get("freeze")
-    if not isinstance(freeze, Mapping) or not isinstance(freeze.get("expires"), int):
-        return None
-    return _freeze_ends(freeze)
-
-
-def _frozen_tail(report: Mapping[str, Any], frozen: int) -> str:
+def _frozen_tail(report: Report, frozen: int) -> str:
     """An open gate with frozen tests (check run ``neutral``): how many, and when the first
     reviewed freeze ends (the gate closes then unless the test is fixed)."""
-    ends = [end for p in report.get("pairs", []) if isinstance(p, Mapping)
-            and p.get("status") == "frozen" and (end := _freeze_end(p)) is not None]
+    ends = [p.freeze.ends for p in report.pairs
+            if p.status == "frozen" and p.freeze is not None]
     words = f"{frozen} frozen test{'s' if frozen != 1 else ''}"
     if not ends:
         return f"{words} (reviewed freeze{'s' if frozen != 1 else ''})"
-    first = when.expiry(min(ends), int(report.get("now", 0)))
+    first = when.expiry(min(ends), report.now)
     if frozen == 1:
         return f"{words} (reviewed freeze, ends {first})"
     return f"{words} (reviewed freezes, the first ends {first})"
 
 
-def _ungated_tail(report: Mapping[str, Any]) -> str:
+def _ungated_tail(report: Report) -> str:
     """`` · 2 Hypothesis tests ungated`` for the headline (gate/github/ungated.py), or empty."""
-    section = report.get("ungated")
-    if not isinstance(section, Mapping):
+    section = report.ungated
+    if section is None:
         return ""
-    count = int(section.get("count", 0))
+    count = section.count
     return f" · {count} Hypothesis test{'s' if count != 1 else ''} ungated"
 
 
-def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[str]:
-    decision = str(report.get("decision", "closed"))
-    counts = report.get("counts", {})
-    red = int(counts.get("rejected", 0)) + int(counts.get("frozen", 0))
-    total = red + int(counts.get("accepted", 0))
-    frozen = int(counts.get("frozen", 0))
+def headline(report: Report, view: View, level: str = "##") -> list[str]:
+    decision = report.decision
+    counts = report.counts
+    red = counts.rejected + counts.frozen
+    total = red + counts.accepted
+    frozen = counts.frozen
     icon = "❌" if decision != "open" else "🧊" if frozen else "✅"
     if decision == "open" and frozen:  # the check run is neutral: say why it is open anyway
         tail = _frozen_tail(report, frozen)
@@ -899,9 +883,9 @@ def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[s
                 else f"all {total} tests green in both classes" if total else "no tests")
     tail += _ungated_tail(report)
     out = [f"{level} {icon} agent-patch gate: {markdown.inline(decision)} — {tail}", "",
-           f"**{int(counts.get('rejected', 0))} rejected · {int(counts.get('frozen', 0))} "
-           f"frozen · {int(counts.get('accepted', 0))} accepted** · decided "
-           f"{when.utc_date(int(report.get('now', 0)))}", "", *counts_lines(report), "",
+           f"**{counts.rejected} rejected · {counts.frozen} "
+           f"frozen · {counts.accepted} accepted** · decided "
+           f"{when.utc_date(report.now)}", "", *counts_lines(report), "",
            *common_causes(report)]
     links = []
     if view.check_run_url:
@@ -915,7 +899,7 @@ def headline(report: Mapping[str, Any], view: View, level: str = "##") -> list[s
     return out
 
 
-def green_lines(pairs: Sequence[Mapping[str, Any]], view: View, room: int,
+def green_lines(pairs: Sequence[Pair], view: View, room: int,
                 collapse_over: int = 5, max_lines: int | None = None) -> list[str]:
     """The accepted tests, one compact line each, within ``room`` bytes, collapsed when there
     are more than ``collapse_over``; a sentence says how many are not listed."""
@@ -947,11 +931,11 @@ def _bytes(lines: Sequence[str]) -> int:
     return sum(markdown.utf8_len(line) + 1 for line in lines)
 
 
-def red_blocks(report: Mapping[str, Any], view: View, room: int) -> tuple[list[str], int]:
+def red_blocks(report: Report, view: View, room: int) -> tuple[list[str], int]:
     """Red blocks within ``room`` bytes (whole blocks only), and how many were left out."""
-    now = int(report.get("now", 0))
-    max_days = int(report.get("max_freeze_days") or DEFAULT_MAX_FREEZE_DAYS)
-    reds = ordered_reds([p for p in report.get("pairs", []) if isinstance(p, Mapping)])
+    now = report.now
+    max_days = int(report.max_freeze_days or DEFAULT_MAX_FREEZE_DAYS)
+    reds = ordered_reds(list(report.pairs))
     out: list[str] = []
     used = 400
     for index, pair in enumerate(reds):
@@ -966,49 +950,49 @@ def red_blocks(report: Mapping[str, Any], view: View, room: int) -> tuple[list[s
     return out, 0
 
 
-def log_lines(report: Mapping[str, Any]) -> list[str]:
+def log_lines(report: Report) -> list[str]:
     """One plain log line per rejected and frozen test, escaped for the log."""
     out = []
-    for pair in ordered_reds([p for p in report.get("pairs", []) if isinstance(p, Mapping)]):
+    for pair in ordered_reds(list(report.pairs)):
         cause = ""
-        if pair.get("action") == "reject_run_retry_new_id":
-            cause = " " + plain_next_step(pair, int(report.get("now", 0)), 0)
+        if pair.action == "reject_run_retry_new_id":
+            cause = " " + plain_next_step(pair, report.now, 0)
         elif remembered(pair):
             cause = " " + remembered_plain(pair)
         out.append(workflow.log_line(
-            f"gate: {pair.get('status')}: {pair.get('test_id', '')}: {pair.get('action', '')}"
+            f"gate: {pair.status}: {pair.test_id}: {pair.action}"
             f" ({words(pair)}){cause}"))
     return out
 
 
-def audit_log_lines(report: Mapping[str, Any]) -> list[str]:
+def audit_log_lines(report: Report) -> list[str]:
     """The receipt and halt-audit verdicts as plain log lines (escaped for the log), so that a
     gate they close says why in the job log too, not only in the summary and the check run."""
     out = []
-    receipt = report.get("receipt")
-    if isinstance(receipt, Mapping):
-        out.append(workflow.log_line(f"gate: receipt: {receipt.get('line', '')}"))
-    audit = report.get("halt_audit")
-    if isinstance(audit, Mapping):
-        ok = not audit.get("failed") and audit.get("chain_ok", True)
+    receipt = report.receipt
+    if receipt is not None:
+        out.append(workflow.log_line(f"gate: receipt: {receipt.line}"))
+    audit = report.halt_audit
+    if audit is not None:
+        ok = not audit.failed and audit.chain_ok
         out.append(workflow.log_line(
-            f"gate: halt audit: {'ok' if ok else 'failed'}: failed={int(audit.get('failed', 0))} "
-            f"denominator={int(audit.get('denominator', 0))} "
-            f"chain_ok={'true' if audit.get('chain_ok', True) else 'false'}"))
+            f"gate: halt audit: {'ok' if ok else 'failed'}: failed={audit.failed} "
+            f"denominator={audit.denominator} "
+            f"chain_ok={'true' if audit.chain_ok else 'false'}"))
     return out
 
 
-def plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
+def plain_next_step(pair: Pair, now: int, max_days: int) -> str:
     """A one-paragraph plain-text next step (for annotations)."""
     if remembered(pair):
-        if pair.get("action") == "reject_duplicate_stamps":
+        if pair.action == "reject_duplicate_stamps":
             return "Next step: " + remembered_plain(pair)
         return f"{remembered_plain(pair)} {_plain_next_step(pair, now, max_days)}"
     return _plain_next_step(pair, now, max_days)
 
 
-def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
-    action = str(pair.get("action", ""))
+def _plain_next_step(pair: Pair, now: int, max_days: int) -> str:
+    action = str(pair.action)
     if action == "reject_not_allowlisted":
         until = suggested_expiry(now, max_days)
         return (f"Next step: fix it, or add an allowlist entry for this test in free-server "
@@ -1017,11 +1001,11 @@ def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
                 "freeze_expires_at; "
                 "see the job summary.")
     if action == "reject_run_retry_new_id":
-        causes = [f"{r.get('server_class')}: "
+        causes = [f"{r.server_class}: "
                   + ("the test command failed before writing a report: "
                      + _cause(r, False) if _no_report(r)
                      else _cause(r, stuck_kind(r) is None))
-                  for r in _runs(pair) if r.get("outcome") in RETRY_OUTCOMES]
+                  for r in pair.runs if r.outcome in RETRY_OUTCOMES]
         kind = pair_stuck_kind(pair)
         check = repeated_health_check(pair)
         if check is not None:
@@ -1040,15 +1024,15 @@ def _plain_next_step(pair: Mapping[str, Any], now: int, max_days: int) -> str:
             return (f"Cause: {'; '.join(causes)}. Next step: make the test faster or raise "
                     "deadline_ms in its card (a new card); a re-run helps only a one-off slow "
                     "runner.")
-        classes = sorted({str(r.get("server_class")) for r in _runs(pair)
-                          if r.get("outcome") in RETRY_OUTCOMES})
+        classes = sorted({str(r.server_class) for r in pair.runs
+                          if r.outcome in RETRY_OUTCOMES})
         return (f"Cause: {'; '.join(causes)}. Next step: re-run the {' and '.join(classes)} "
                 "stamp job" + ("s" if len(classes) > 1 else "") + " after fixing the cause.")
     if action == "freeze_inside_server_class":
-        freeze = pair.get("freeze")
-        if isinstance(freeze, Mapping):
-            return (f"Frozen: owner {freeze.get('owner')}; ends "
-                    f"{when.expiry(int(freeze.get('expires', 0)), now)}.")
+        freeze = pair.freeze
+        if freeze is not None:
+            return (f"Frozen: owner {freeze.owner}; ends "
+                    f"{when.expiry(freeze.expires, now)}.")
     if action == "reject_stable_fail":
         return "Next step: " + stable_step(pair)
     return "Next step: " + PLAIN_STEPS.get(action, "check the stamp jobs' server-class inputs "
@@ -1074,28 +1058,28 @@ PLAIN_STEPS = {
 ANNOTATION_FAILURE_CHARS = {"message": 600, "example": 1000}
 
 
-def annotation_failures(pair: Mapping[str, Any]) -> list[str]:
+def annotation_failures(pair: Pair) -> list[str]:
     """Each red run's assertion message and falsifying example, bounded, as plain lines; a run
     whose failure is byte for byte another's is named, not repeated."""
     out: list[str] = []
-    shown: list[Mapping[str, Any]] = []
-    for run in _runs(pair)[:4]:
-        failure = _failure(run)
-        if not failure:
+    shown: list[Run] = []
+    for run in pair.runs[:4]:
+        failure = run.failure
+        if failure is None:
             continue
-        cls = str(run.get("server_class", ""))
+        cls = str(run.server_class)
         same = next((r for r in shown if _same_failure(r, run)), None)
         if same is not None:
             out.append(markdown.one_line(_same_words(run, same, str)))
             continue
         shown.append(run)
-        message, kind = failure.get("message"), failure.get("type")
-        if isinstance(message, str) and message.strip():
-            head = f"{kind}: " if isinstance(kind, str) and kind else ""
+        message, kind = failure.message, failure.type
+        if message.strip():
+            head = f"{kind}: " if kind else ""
             out.append(markdown.one_line(
                 f"Failure ({cls}): "
                 + markdown.truncate(head + message, ANNOTATION_FAILURE_CHARS["message"])))
-        example = failure.get("example")
+        example = failure.example
         if isinstance(example, str) and example.strip():
             out.append(markdown.one_line(
                 f"Falsifying example ({cls}): "
@@ -1104,12 +1088,12 @@ def annotation_failures(pair: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
+def annotation_message(pair: Pair, now: int, max_days: int) -> str:
     """An annotation's message (plain text): what happened, the cause and next step, the
     assertion message and falsifying example (bounded), and the four SPEC §4 lines."""
     said = words(pair)
-    reason = str(pair.get("reason", ""))
-    if pair.get("action") != "reject_run_retry_new_id" and reason and reason not in said:
+    reason = pair.reason
+    if pair.action != "reject_run_retry_new_id" and reason and reason not in said:
         said += f": {reason}"  # (the retry reason's advice is replaced by the real cause)
     return "\n".join([markdown.one_line(said),
                       markdown.one_line(plain_next_step(pair, now, max_days)),
@@ -1125,33 +1109,33 @@ def annotation_message(pair: Mapping[str, Any], now: int, max_days: int) -> str:
 
 
 def pair_annotations(
-    pairs: Sequence[Mapping[str, Any]], workspace: str | None = None,
+    pairs: Sequence[Pair], workspace: str | None = None,
     fallback: str = workflow.FALLBACK_PATH, *, now: int = 0, max_days: int | None = None,
 ) -> list[workflow.Annotation]:
     """One annotation per red pair (rejected first): ``error`` for rejected, ``warning`` for
     frozen; the message says what happened, the cause and the next step, and the four lines."""
     notes: list[workflow.Annotation] = []
     for pair in ordered_reds(pairs):
-        status = pair.get("status")
+        status = pair.status
         path, line = workflow.pair_location(pair, workspace, fallback)
         body = annotation_message(pair, now, max_days or DEFAULT_MAX_FREEZE_DAYS)
         notes.append(workflow.Annotation(
             level="error" if status == "rejected" else "warning",
             message=body, file=path, line=line,
-            title=f"gate {status}: {pair.get('test_id', '')}",
+            title=f"gate {status}: {pair.test_id}",
         ))
     return notes
 
 
 def annotation_commands(
-    report: Mapping[str, Any], workspace: str | None = None, fallback: str = workflow.FALLBACK_PATH,
+    report: Report, workspace: str | None = None, fallback: str = workflow.FALLBACK_PATH,
     where: str = "the job summary",
 ) -> list[str]:
     """The lines to print for a report's red pairs: at most 10 ``::error`` (rejected) and 10
     ``::warning`` (frozen) commands, then a plain line saying how many were left out."""
-    notes = pair_annotations(report.get("pairs", []), workspace, fallback,
-                             now=int(report.get("now", 0)),
-                             max_days=report.get("max_freeze_days"))
+    notes = pair_annotations(report.pairs, workspace, fallback,
+                             now=report.now,
+                             max_days=report.max_freeze_days)
     lines, left_out = workflow.commands_for(notes)
     extra = workflow.left_out_line(left_out, where)
     return [*lines, workflow.log_line(extra)] if extra else lines
@@ -1169,28 +1153,28 @@ JUDGE_PATH_CHARS = 200
 JUDGE_LOG_CHARS = 2000  # the log line
 
 
-def _judge_count(entry: Mapping[str, Any], total: int) -> str:
-    if entry.get("all"):
+def _judge_count(entry: JudgeFile, total: int) -> str:
+    if entry.all:
         return f"all {total}"
-    return str(int(entry.get("count", len(entry.get("test_ids") or []))))
+    return str(entry.count if entry.count is not None else len(entry.test_ids or ()))
 
 
-def judge_headline(report: Mapping[str, Any]) -> str | None:
+def judge_headline(report: Report) -> str | None:
     """Plain text: "this pull request changes 2 files the gated properties depend on:
     pytest.ini (all 14), tests/test_codec.py (2)", or the reason they could not be listed;
     None when the report has no ``judge_files`` (not a pull request)."""
-    shown = report.get("judge_files")
-    if not isinstance(shown, Mapping):
+    shown = report.judge_files
+    if shown is None:
         return None
-    if shown.get("error"):
-        return f"could not list the changed files: {shown['error']}"
-    files = [f for f in shown.get("files", []) if isinstance(f, Mapping)]
-    total = int(shown.get("properties", 0))
-    n = len(files) + int(shown.get("more_files", 0))
+    if shown.error:
+        return f"could not list the changed files: {shown.error}"
+    files = shown.files
+    total = shown.properties
+    n = len(files) + (shown.more_files or 0)
     if not n:
         return ("this pull request changes none of the files the gated properties depend on"
-                f" ({int(shown.get('changed', 0))} changed files checked)")
-    listed = ", ".join(f"{f.get('path')} ({_judge_count(f, total)})"
+                f" ({shown.changed or 0} changed files checked)")
+    listed = ", ".join(f"{f.path} ({_judge_count(f, total)})"
                        for f in files[:JUDGE_FILES_SHOWN])
     more = f", and {n - min(len(files), JUDGE_FILES_SHOWN)} more" \
         if n > min(len(files), JUDGE_FILES_SHOWN) else ""
@@ -1198,23 +1182,23 @@ def judge_headline(report: Mapping[str, Any]) -> str | None:
                              f"gated properties depend on: {listed}{more}", JUDGE_LOG_CHARS)
 
 
-def judge_log_lines(report: Mapping[str, Any]) -> list[str]:
+def judge_log_lines(report: Report) -> list[str]:
     """:func:`judge_headline` as the gate job's log line (escaped for the log), or none."""
     said = judge_headline(report)
     return [workflow.log_line(f"agent-patch gate: {said}")] if said else []
 
 
-def _judge_line(entry: Mapping[str, Any], total: int) -> str:
-    path = markdown.code_span(str(entry.get("path", "")), JUDGE_PATH_CHARS)
-    if entry.get("previous"):
+def _judge_line(entry: JudgeFile, total: int) -> str:
+    path = markdown.code_span(entry.path, JUDGE_PATH_CHARS)
+    if entry.previous:
         path += (f" (renamed from "
-                 f"{markdown.code_span(str(entry['previous']), JUDGE_PATH_CHARS)})")
+                 f"{markdown.code_span(entry.previous, JUDGE_PATH_CHARS)})")
     kinds = ", ".join(JUDGE_KIND_WORDS.get(str(k), markdown.inline(str(k), 40))
-                      for k in entry.get("kinds", []))
-    if entry.get("all"):
+                      for k in entry.kinds)
+    if entry.all:
         return f"- {path} — **all {total}** properties · {kinds}"
-    ids = [str(t) for t in entry.get("test_ids") or []]
-    count = int(entry.get("count", len(ids)))
+    ids = list(entry.test_ids or ())
+    count = entry.count if entry.count is not None else len(ids)
     named = ", ".join(markdown.inline(t, TEST_CHARS) for t in ids[:JUDGE_IDS_SHOWN])
     rest = count - min(len(ids), JUDGE_IDS_SHOWN)
     tail = f" and {rest} more" if rest > 0 else ""
@@ -1222,29 +1206,29 @@ def _judge_line(entry: Mapping[str, Any], total: int) -> str:
             f"{named}{tail}")
 
 
-def judge_lines(report: Mapping[str, Any], max_files: int = JUDGE_FILES_SHOWN) -> list[str]:
+def judge_lines(report: Report, max_files: int = JUDGE_FILES_SHOWN) -> list[str]:
     """Markdown, above the green list: the files the pull request changes that the gated
     properties depend on (fixtures, cards, the test harness), one line each with how many
     properties, or one line saying they could not be listed. Shown only: the gate's decision
     never depends on it. Every file name and test id is escaped."""
-    shown = report.get("judge_files")
-    if not isinstance(shown, Mapping):
+    shown = report.judge_files
+    if shown is None:
         return []
-    notes = [f"> **Note:** {markdown.inline(str(n), 400)}" for n in shown.get("notes", [])]
-    if shown.get("error"):
+    notes = [f"> **Note:** {markdown.inline(str(n), 400)}" for n in shown.notes or ()]
+    if shown.error:
         return [f"**What judges this patch:** could not list the changed files: "
-                f"{markdown.inline(str(shown['error']), 400)} (the gate decided as it "
+                f"{markdown.inline(shown.error, 400)} (the gate decided as it "
                 "always does; only this list is missing).", "", *notes, *([""] if notes else [])]
-    files = [f for f in shown.get("files", []) if isinstance(f, Mapping)]
-    total = int(shown.get("properties", 0))
-    n = len(files) + int(shown.get("more_files", 0))
-    partial = ([f"GitHub lists at most {int(shown.get('changed', 0))} changed files of a "
+    files = shown.files
+    total = shown.properties
+    n = len(files) + (shown.more_files or 0)
+    partial = ([f"GitHub lists at most {shown.changed or 0} changed files of a "
                 "comparison, and listed that many: files after them were not checked."]
-               if shown.get("complete") is False else [])
+               if shown.complete is False else [])
     if not n:
         return [f"**What judges this patch:** this pull request changes none of the files "
                 f"the gated properties depend on (their fixtures, cards, pytest configuration, "
-                f"`conftest.py` files, plugins; {int(shown.get('changed', 0))} changed files "
+                f"`conftest.py` files, plugins; {shown.changed or 0} changed files "
                 "checked).", "", *[f"> **Note:** {p}" for p in partial], *notes,
                 *([""] if partial or notes else [])]
     out = [f"### ⚠️ This pull request changes {n} file{'s' if n != 1 else ''} the gated "

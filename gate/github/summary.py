@@ -23,6 +23,7 @@ from typing import Any
 
 from gate.github import markdown, review, ungated
 from gate.records import report as report_lines
+from gate.records.report_data import Location, Pair, Report
 
 DEFAULT_MAX_BYTES = 1024 * 1024 - 4096  # under GitHub's 1 MiB per step, with room to spare
 TEST_CHARS = 200
@@ -37,17 +38,17 @@ STATUS_ICON = {"accepted": "✅", "frozen": "🧊", "rejected": "❌"}
 DECISION_ICON = {"open": "✅", "closed": "❌"}
 
 
-def counts_line(report: Mapping[str, Any]) -> str:
-    counts = report.get("counts", {})
-    return (f"{report.get('decision', 'closed')}: {counts.get('rejected', 0)} rejected, "
-            f"{counts.get('frozen', 0)} frozen, {counts.get('accepted', 0)} accepted")
+def counts_line(report: Report) -> str:
+    counts = report.counts
+    return (f"{report.decision}: {counts.rejected} rejected, "
+            f"{counts.frozen} frozen, {counts.accepted} accepted")
 
 
-def pair_block_lines(pair: Mapping[str, Any]) -> list[str]:
+def pair_block_lines(pair: Pair) -> list[str]:
     """``test_id=<id>`` and the four SPEC §4 lines, each safe for a code block."""
     stamp_gate = report_lines.stamp_gate_line(pair)
     return [markdown.code_line(line)
-            for line in (f"test_id={pair.get('test_id', '')}", *report_lines.four_lines(pair),
+            for line in (f"test_id={pair.test_id}", *report_lines.four_lines(pair),
                          *([stamp_gate] if stamp_gate else []))]
 
 
@@ -55,33 +56,33 @@ def _bytes(lines: Iterable[str]) -> int:
     return sum(markdown.utf8_len(line) + 1 for line in lines)
 
 
-def _header(report: Mapping[str, Any], view: review.View, notes: Sequence[str]) -> list[str]:
+def _header(report: Report, view: review.View, notes: Sequence[str]) -> list[str]:
     lines = review.headline(report, view)
     for note in notes:
         lines += [f"> **Note:** {markdown.inline(note, NOTE_CHARS)}", ""]
     return lines
 
 
-def _audit_lines(report: Mapping[str, Any]) -> list[str]:
+def _audit_lines(report: Report) -> list[str]:
     lines: list[str] = []
-    receipt = report.get("receipt")
-    if isinstance(receipt, Mapping):
-        decision = str(receipt.get("decision", ""))
+    receipt = report.receipt
+    if receipt is not None:
+        decision = receipt.decision
         lines += ["### Receipt", "",
                   f"{'✅' if decision == 'accept' else '❌'} **{markdown.inline(decision)}**: "
-                  f"{markdown.inline(str(receipt.get('line', '')), LINE_CHARS)}"]
-        for item in list(receipt.get("mismatches", []))[:MAX_PROBLEMS]:
+                  f"{markdown.inline(receipt.line, LINE_CHARS)}"]
+        for item in list(receipt.mismatches or ())[:MAX_PROBLEMS]:
             lines.append(f"- {markdown.inline(str(item), LINE_CHARS)}")
         lines.append("")
-    audit = report.get("halt_audit")
-    if isinstance(audit, Mapping):
-        ok = not audit.get("failed") and audit.get("chain_ok", True)
+    audit = report.halt_audit
+    if audit is not None:
+        ok = not audit.failed and audit.chain_ok
         lines += ["### Halt audit", "",
                   f"{'✅' if ok else '❌'} "
-                  f"failed={int(audit.get('failed', 0))} "
-                  f"denominator={int(audit.get('denominator', 0))} "
-                  f"chain_ok={'true' if audit.get('chain_ok') else 'false'}"]
-        problems = list(audit.get("problems", []))
+                  f"failed={audit.failed} "
+                  f"denominator={audit.denominator} "
+                  f"chain_ok={'true' if audit.chain_ok else 'false'}"]
+        problems = list(audit.problems or ())
         for item in problems[:MAX_PROBLEMS]:
             lines.append(f"- {markdown.inline(str(item), LINE_CHARS)}")
         if len(problems) > MAX_PROBLEMS:
@@ -92,7 +93,7 @@ def _audit_lines(report: Mapping[str, Any]) -> list[str]:
 
 
 def render(
-    report: Mapping[str, Any],
+    report: Report,
     check_run_url: str | None = None,
     notes: Sequence[str] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -101,7 +102,7 @@ def render(
     """The job summary Markdown for ``report``, at most ``max_bytes`` UTF-8 bytes."""
     view = dataclasses.replace(view or review.View(), check_run_url=check_run_url
                                or (view.check_run_url if view else None))
-    pairs = [p for p in report.get("pairs", []) if isinstance(p, Mapping)]
+    pairs = report.pairs
     out = [*_header(report, view, notes), *ungated.lines(report), *review.judge_lines(report)]
     audit = _audit_lines(report)
     room = max_bytes - _bytes(out) - _bytes(audit) - 600
@@ -168,7 +169,10 @@ def _stamp_line(stamp: Mapping[str, Any], view: review.View) -> str:
     group = _stamp_group(stamp)
     outcome = markdown.inline(str(stamp.get("outcome", "")), 40)
     icon = "❌" if group == "red" else "⚠️"
-    line = f"- {icon} {review.test_link(stamp, view)}: {group} ({outcome})"
+    loc = stamp.get("location")
+    location = Location.from_dict(loc) if isinstance(loc, Mapping) else None
+    line = f"- {icon} {review.link_test(str(stamp.get('test_id', '')), location, view)}: " \
+           f"{group} ({outcome})"
     failure = stamp.get("failure")
     if group == "red" and isinstance(failure, Mapping):
         said = f"{failure.get('type', '')}: {str(failure.get('message', '')).split(chr(10))[0]}"

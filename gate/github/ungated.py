@@ -14,6 +14,7 @@ from typing import Any
 
 from gate.decide import ungated as rules
 from gate.github import markdown, workflow
+from gate.records.report_data import Report
 
 #: Tests named one per line in the summary and check run (the report keeps up to 1,000).
 SHOWN = 30
@@ -24,23 +25,18 @@ KIND_WORDS = {"given": "`@given`", "stateful": "state machine"}
 # --- as people read it -----------------------------------------------------------------------
 
 
-def _section(report: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    found = report.get("ungated")
-    return found if isinstance(found, Mapping) else None
-
-
 def _tests(section: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [t for t in section.get("tests", []) if isinstance(t, Mapping)]
 
 
-def lines(report: Mapping[str, Any], shown: int = SHOWN) -> list[str]:
+def lines(report: Report, shown: int = SHOWN) -> list[str]:
     """Markdown: the ungated tests, what they mean, what the policy made of them, the fix."""
-    section = _section(report)
+    section = report.ungated
     if section is None:
         return []
-    tests = _tests(section)
-    count = int(section.get("count", len(tests)))
-    closed = section.get("decision") == rules.CLOSED
+    tests = section.tests
+    count = section.count
+    closed = section.decision == rules.CLOSED
     plural = count != 1
     shut = " — the gate is closed (policy `ungated: fail`)" if closed else ""
     head = (f"### {'❌' if closed else '⚠️'} {count} Hypothesis test{'s' if plural else ''} "
@@ -53,41 +49,39 @@ def lines(report: Mapping[str, Any], shown: int = SHOWN) -> list[str]:
            + ("The policy's `ungated: fail` closes the gate while any is named."
               if closed else "The policy's `ungated: warn` only names them; `ungated: fail` "
               "would close the gate (recommended for agent-drafted pull requests)."), "",
-           f"**Fix:** run {markdown.code_span(rules.fix([str(t.get('test')) for t in tests]), 600)}"
+           f"**Fix:** run {markdown.code_span(rules.fix([t.test for t in tests]), 600)}"
            " and commit the new sample cards and manifest entries (a renamed test: also "
            "remove its old entry).", ""]
     for entry in tests[:shown]:
-        where = ", ".join(str(s) for s in entry.get("found_by", []))
-        out.append(f"- {markdown.code_span(str(entry.get('test', '')), TEST_CHARS)} — "
-                   f"{KIND_WORDS.get(str(entry.get('kind')), 'Hypothesis')} · found by "
+        where = ", ".join(entry.found_by)
+        out.append(f"- {markdown.code_span(entry.test, TEST_CHARS)} — "
+                   f"{KIND_WORDS.get(entry.kind, 'Hypothesis')} · found by "
                    f"{markdown.inline(where, 80)}")
     if count > min(len(tests), shown):
         out.append(f"- … and {count - min(len(tests), shown)} more (the JSON report names up "
                    "to 1,000)")
     out.append("")
-    out += [f"> **Note:** {markdown.inline(str(n), 400)}" for n in section.get("notes", [])]
+    out += [f"> **Note:** {markdown.inline(n, 400)}" for n in section.notes or ()]
     return out
 
 
-def log_lines(report: Mapping[str, Any]) -> list[str]:
+def log_lines(report: Report) -> list[str]:
     """The gate job's log line naming them with the fix (escaped for the log), or none."""
-    section = _section(report)
+    section = report.ungated
     if section is None:
         return []
-    tests = _tests(section)
-    said = rules.log_line([(str(t.get("test")), str(t.get("kind"))) for t in tests],
-                          int(section.get("count", len(tests))))
-    if section.get("decision") == rules.CLOSED:
+    said = rules.log_line([(t.test, t.kind) for t in section.tests], section.count)
+    if section.decision == rules.CLOSED:
         said += " (policy ungated: fail: the gate is closed)"
     return [workflow.log_line(said.replace("gate: ", "agent-patch gate: ", 1))]
 
 
-def output(report: Mapping[str, Any]) -> str:
+def output(report: Report) -> str:
     """The ``ungated`` output: the node ids the report names, one per line (empty: none)."""
-    section = _section(report)
+    section = report.ungated
     if section is None:
         return ""
-    return "\n".join(markdown.one_line(str(t.get("test"))) for t in _tests(section))
+    return "\n".join(markdown.one_line(t.test) for t in section.tests)
 
 
 def stamp_lines(stamps: Sequence[Mapping[str, Any]], shown: int = SHOWN) -> list[str]:

@@ -25,9 +25,10 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from gate.github import markdown
+from gate.records.report_data import Location, Pair, Report
 
 Level = Literal["error", "warning", "notice"]
 LEVELS: tuple[Level, ...] = ("error", "warning", "notice")
@@ -145,18 +146,22 @@ def repo_path(raw: object, workspace: str | None = None) -> str | None:
 
 
 def pair_location(
-    pair: Mapping[str, Any], workspace: str | None = None, fallback: str = FALLBACK_PATH
+    pair: Pair, workspace: str | None = None, fallback: str = FALLBACK_PATH
 ) -> tuple[str, int]:
-    """Where a red pair is annotated: its ``location``; else the test file named by a
-    ``path::name`` test id; else ``fallback`` (the reviewed policy file) line 1."""
-    loc = pair.get("location")
-    if isinstance(loc, Mapping):
-        path = repo_path(loc.get("path"), workspace)
-        line = loc.get("line")
+    """Where a red pair is annotated (:func:`test_location`)."""
+    return test_location(pair.test_id, pair.location, workspace, fallback)
+
+
+def test_location(test_id: str, loc: Location | None, workspace: str | None = None,
+                  fallback: str = FALLBACK_PATH) -> tuple[str, int]:
+    """Where a test is: its ``location``; else the test file named by a ``path::name`` test
+    id; else ``fallback`` (the reviewed policy file) line 1."""
+    if loc is not None:
+        path = repo_path(loc.path, workspace)
+        line = loc.line
         if path:
             return path, line if isinstance(line, int) and line >= 1 else 1
-    test_id = pair.get("test_id")
-    if isinstance(test_id, str) and "::" in test_id:
+    if "::" in test_id:
         head = test_id.split("::", 1)[0]
         path = repo_path(head, workspace)
         if path and _PLAIN_PATH.fullmatch(path) and "." in posixpath.basename(path):
@@ -198,22 +203,22 @@ NOTHING_RED = {"failure-class": "none", "freeze-allowed": "false", "fixture-sha2
                "fixture-path": "none"}
 
 
-def report_outputs(report: Mapping[str, Any], report_path: str) -> dict[str, str]:
+def report_outputs(report: Report, report_path: str) -> dict[str, str]:
     """The action's outputs from a report: those of the first red pair (the first rejected,
     else the first frozen; :data:`NOTHING_RED` when no pair is red), ``decision`` and
     ``report``. Always all six."""
-    pairs = list(report.get("pairs", []))
-    deciding = next((p for p in pairs if p.get("status") == "rejected"), None) or next(
-        (p for p in pairs if p.get("status") == "frozen"), None)
-    out = {"decision": str(report.get("decision", "closed")), "report": report_path}
+    pairs = report.pairs
+    deciding = next((p for p in pairs if p.status == "rejected"), None) or next(
+        (p for p in pairs if p.status == "frozen"), None)
+    out = {"decision": report.decision, "report": report_path}
     if deciding is None:
         out.update(NOTHING_RED)
     else:
         out.update({
-            "failure-class": str(deciding["failure_class"]),
-            "freeze-allowed": "true" if deciding["freeze_allowed"] else "false",
-            "fixture-sha256": deciding["fixture_sha256"] or "none",
-            "fixture-path": markdown.one_line(deciding["fixture_path"] or "none"),
+            "failure-class": deciding.failure_class,
+            "freeze-allowed": "true" if deciding.freeze_allowed else "false",
+            "fixture-sha256": deciding.fixture_sha256 or "none",
+            "fixture-path": markdown.one_line(deciding.fixture_path or "none"),
         })
     return out
 

@@ -22,6 +22,7 @@ from gate.records.files import (
 
 if TYPE_CHECKING:
     from gate.decide.receipts import ReceiptResult
+    from gate.records.report_data import Report
 
 
 def load(path: Path, schema_name: str) -> dict[str, Any]:
@@ -127,9 +128,10 @@ def verify_receipt_files(receipt: Path, diff: str, prompt: str, model_id: str,
     return receipts.ReceiptResult(False, tuple(dict.fromkeys([place, *result.mismatches])))
 
 
-def write_report(path: Path, report: dict[str, Any]) -> None:
-    """Check and write a report; one larger than the gate reads back is refused (exit 2)."""
-    check_report(report, f"{path} (report being written)")
+def write_report(path: Path, report: dict[str, Any]) -> Report:
+    """Check and write a report; one larger than the gate reads back is refused (exit 2).
+    Returns it as every surface reads it (:func:`typed_report`)."""
+    typed = typed_report(report, f"{path} (report being written)")
     data = canonical_json(report) + b"\n"
     if len(data) > max_report_bytes():
         raise GateInputError(str(path), "(report being written)",
@@ -137,6 +139,7 @@ def write_report(path: Path, report: dict[str, Any]) -> None:
                              "may hold (raise GATE_MAX_REPORT_BYTES for every step that reads "
                              "it)")
     write_replace(path, data)
+    return typed
 
 
 #: The only (gate, action) that may carry each opening status; everything else is rejected.
@@ -202,7 +205,15 @@ def check_distinct_attempts(records: list[tuple[str, Mapping[str, Any]]]) -> Non
         seen[key] = source
 
 
-def load_report(path: Path) -> dict[str, Any]:
+def typed_report(report: dict[str, Any], source: str) -> Report:
+    """The one loader of a report: checked (:func:`check_report`), then frozen dataclasses
+    (gate.records.report_data), which every surface reads."""
+    from gate.records.report_data import Report
+
+    return Report.from_dict(check_report(report, source))
+
+
+def load_report(path: Path) -> Report:
     """A report, read with the report cap (:func:`gate.records.files.max_report_bytes`)."""
     data = read_bytes_capped(path, max_report_bytes(), "GATE_MAX_REPORT_BYTES")
-    return check_report(parse_json(data, str(path)), str(path))
+    return typed_report(parse_json(data, str(path)), str(path))

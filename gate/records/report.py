@@ -9,6 +9,7 @@ from typing import Any
 from gate import __version__
 from gate.decide import digest, stamps
 from gate.decide import ungated as ungated_rules
+from gate.records.report_data import Pair
 
 NONE = "none"
 
@@ -40,22 +41,30 @@ def block_value(value: object) -> str:
     return json.dumps(str(value), ensure_ascii=True)
 
 
-def four_lines(pair: Mapping[str, Any]) -> list[str]:
+def four_lines(pair: Mapping[str, Any] | Pair) -> list[str]:
     """The four required fields, verbatim (``none`` where there is no pinned file)."""
+    if isinstance(pair, Pair):
+        values = (pair.fixture_sha256, pair.failure_class, pair.freeze_allowed,
+                  pair.fixture_path)
+    else:
+        values = (pair["fixture_sha256"], pair["failure_class"], pair["freeze_allowed"],
+                  pair["fixture_path"])
     return [
-        f"fixture_sha256={block_value(pair['fixture_sha256'])}",
-        f"failure_class={block_value(pair['failure_class'])}",
-        f"freeze_allowed={'true' if pair['freeze_allowed'] is True else 'false'}",
-        f"fixture_path={block_value(pair['fixture_path'])}",
+        f"fixture_sha256={block_value(values[0])}",
+        f"failure_class={block_value(values[1])}",
+        f"freeze_allowed={'true' if values[2] is True else 'false'}",
+        f"fixture_path={block_value(values[3])}",
     ]
 
 
-def stamp_gate_line(pair: Mapping[str, Any]) -> str | None:
+def stamp_gate_line(pair: Mapping[str, Any] | Pair) -> str | None:
     """The stamp gate's decision on its own line (``stamp_gate=<action>``) for a cross-class
     pair, printed after the four lines; None for a same-class rerun (the digest gate decides
     alone). The four lines are always the digest gate's verdict: ``freeze_allowed=true``
     exactly when ``failure_class=harness_flake``; an allowlisted freeze is this line's
     ``freeze_inside_server_class``, never ``freeze_allowed``."""
+    if isinstance(pair, Pair):
+        return f"stamp_gate={block_value(pair.action)}" if pair.gate == "stamp" else None
     if pair.get("gate") != "stamp":
         return None
     return f"stamp_gate={block_value(pair.get('action'))}"
