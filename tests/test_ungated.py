@@ -475,13 +475,19 @@ def test_the_stamp_jobs_summary_names_them() -> None:
 
 
 def test_xdist_workers_report_what_they_collected(tmp_path: Path) -> None:
+    """The controller collects nothing: the workers send the Hypothesis tests they collected
+    and the plugin modules they loaded (a sub-folder's conftest only a worker loads)."""
     pytest.importorskip("xdist")
     workspace(tmp_path, {"draws": 1}, deadline_ms=None)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)  # loaded at collection, not at start
+    (tmp_path / "sub" / "deeper" / "conftest.py").write_text("", encoding="utf-8")
     done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n",
-                 "2", "hypo_props.py", "hypo_stateful.py", environment=env())
+                 "2", "hypo_props.py", "hypo_stateful.py", "sub", environment=env())
     assert done.returncode == 0, done.stdout + done.stderr
     (got,) = read_stamps(tmp_path / "out").values()
     assert _named(got) == {**dict.fromkeys(UNGATED_PROPS, "given"), MACHINE: "stateful"}
+    assert "sub/deeper/conftest.py" in got["harness_files"]
 
 
 def test_the_pull_request_comment_names_them() -> None:

@@ -237,6 +237,7 @@ class Folder:
         if output is not None:  # an xdist worker: the controller collects nothing itself
             output["gate_hypothesis"] = sorted([n, k] for n, k in
                                                self.collected.hypothesis.items())
+            output["gate_plugins"] = list(self.collected.plugins)
             output["gate_selected"] = sorted([list(k) for k in self.collected.selected])
             output["gate_deselected"] = sorted([list(k) for k in self.collected.deselected])
 
@@ -254,6 +255,8 @@ class Folder:
         self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
         self.collected.hypothesis.update((str(n), str(k))
                                          for n, k in output.get("gate_hypothesis", ()))
+        self.collected.plugins = sorted({*self.collected.plugins,
+                                         *(str(f) for f in output.get("gate_plugins", ()))})
         if "gate_selected" in output:  # what the worker collected: a missing test is known
             self.collected.selected = (self.collected.selected or set()) | {
                 (str(c), str(n)) for c, n in output["gate_selected"]}
