@@ -151,8 +151,12 @@ def _golden_view() -> review.View:
 
 
 def _golden_text(recorder: bool) -> str:
+    stamps = _golden_stamps()
+    if recorder:  # the level the sealed command ran at (gate/testrun/isolation.py)
+        stamps = [{**s, "isolation": {"level": "namespace", "by": "bwrap", "ptrace_scope": 1}}
+                  for s in stamps]
     return summary.render_stamp_done(
-        _golden_stamps(), server_class=FREE,
+        stamps, server_class=FREE,
         artifact="gate-stamps-free-server-stamp-1-0a1b2c3d", manifest=".github/gate.yml",
         recorder=recorder, view=_golden_view())
 

@@ -508,3 +508,29 @@ def test_policy_check_describes_the_required_levels(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert "signing: free-server stamps must record isolation namespace or higher" in done.stdout
+
+
+# --- the summaries ------------------------------------------------------------------------------
+
+
+def test_the_gate_summary_line_gives_each_class_its_lowest_level_and_whether_it_counts() -> None:
+    line = levels.summary_line({"local-pinned": ["namespace", "user"],
+                                "free-server": ["process", None]},
+                               {"local-pinned": True, "free-server": False})
+    assert line == ("isolation: free-server ran at none (claimed, unsigned: counts only inside "
+                    "a signed stamp set); local-pinned ran at namespace (signed) (README, "
+                    "Isolation levels)")
+
+
+def test_the_gate_job_notes_the_levels_its_stamps_record(tmp_path: Path) -> None:
+    from gate.action.gate import isolation_note
+    from gate.records import policy
+    from tests.core_helpers import FREE, LOCAL, stamp, write_json
+
+    pol = policy.load(None)
+    assert isolation_note(tmp_path, pol) is None  # no stamp records a level: nothing said
+    write_json(tmp_path / "a" / "l.json", {**stamp(LOCAL, "pass", run_id="l"), "isolation": {
+        "level": "user", "by": "unshare", "ptrace_scope": None}})
+    write_json(tmp_path / "b" / "f.json", stamp(FREE, "pass", run_id="f"))
+    assert isolation_note(tmp_path, pol) == levels.summary_line(
+        {"local-pinned": ["user"], "free-server": [None]}, {})

@@ -276,6 +276,9 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         from gate.decide.signing import UNSIGNED_NOTICE
 
         notes.append(UNSIGNED_NOTICE)
+    shown_isolation = isolation_note(Path(settings.stamps_dir), pol)
+    if shown_isolation:
+        notes.append(shown_isolation)
     if foreign is not None:
         notes = [foreign.note(), *notes]
     publish.write_summary(report, url, notes, None, github_env, view=view)
@@ -466,3 +469,33 @@ def _gate_record_check(env: Mapping[str, str], pol: Any) -> Any:
     def check(record: Mapping[str, object], attempt: int) -> str | None:
         return signing.record_bundle_problem(record, attempt, identity)
     return check
+
+
+def isolation_note(stamps_dir: Path, pol: Any) -> str | None:
+    """The summary's line on the isolation levels the stamps record, per class (the lowest of
+    each class's stamps; :func:`gate.decide.isolation.summary_line`); None when no stamp
+    records one. A class the policy requires signed counts: its stamps were refused before
+    pairing unless their set's signature covered them."""
+    from gate.decide import isolation
+    from gate.decide.signing import ENVELOPE_NAMES
+    from gate.records.files import read_json
+
+    by_class: dict[str, list[str | None]] = {}
+    recorded = False
+    for path in sorted(stamps_dir.rglob("*.json")) if stamps_dir.is_dir() else ():
+        if path.name in ENVELOPE_NAMES:
+            continue
+        try:
+            stamp = read_json(path)
+        except GateInputError:
+            continue  # the pairing named it
+        if not isinstance(stamp, dict) or not isinstance(stamp.get("server_class"), str):
+            continue
+        level = stamp.get("isolation")
+        found = level.get("level") if isinstance(level, dict) else None
+        recorded = recorded or found is not None
+        by_class.setdefault(stamp["server_class"], []).append(found)
+    if not recorded:
+        return None
+    return isolation.summary_line(
+        by_class, {c: pol.signing.required(c) for c in by_class})

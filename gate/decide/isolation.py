@@ -9,6 +9,7 @@ facts do not make true is refused (bad input, exit 2), never quietly lowered.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 NONE = "none"
@@ -31,13 +32,14 @@ PROMISES = {
               "file commands are the same after it, with Yama ptrace_scope at least 1 and no "
               "sudo or container socket; not a claim that the command cannot read or write "
               "what the job's user can"),
-    NAMESPACE: ("process, and the command runs in its own PID, IPC and mount namespace with "
-                "no_new_privs: it sees no process outside it (the gate, the step's shell, "
-                "the runner), dies whole with it, and finds the action's folder, its venv, "
-                "the tool cache and the stamps folder read-only and the runner's file "
-                "commands, the signing key file and container sockets read-only or absent"),
-    USER: ("namespace, and the command runs as another user who has no sudo and no "
-           "container socket, so nothing of the job's user is writable to it but the "
+    NAMESPACE: ("what process promises, and the command runs in its own PID, IPC and "
+                "mount namespace with no_new_privs: it sees no process outside it (the gate, "
+                "the step's shell, the runner), dies whole with it, and finds the action's "
+                "folder, its venv, the tool cache and the stamps folder read-only and the "
+                "runner's file commands, the signing key file and container sockets "
+                "read-only or absent"),
+    USER: ("what namespace promises, and the command runs as another user who has no sudo "
+           "and no container socket, so nothing of the job's user is writable to it but the "
            "workspace"),
 }
 
@@ -160,3 +162,22 @@ def below(found: str | None, required: str) -> bool:
     """Is a stamp set at level ``found`` (None: it records none, an older gate's) below the
     level ``required``?"""
     return rank(found or NONE) < rank(required)
+
+
+def lowest(found: Iterable[str | None]) -> str:
+    """The lowest level of a class's stamps (a stamp recording none counts as ``none``)."""
+    return min((level or NONE for level in found), key=rank, default=NONE)
+
+
+def summary_line(by_class: Mapping[str, Iterable[str | None]],
+                 signed: Mapping[str, bool]) -> str:
+    """The job summary's line on the levels the stamp jobs ran at, per class: the lowest level
+    of its stamps, and whether it counts (a class required signed: its verified stamp set
+    vouches for it) or is only claimed (unsigned: what the job that wrote it says)."""
+    parts = []
+    for server_class, levels in sorted(by_class.items()):
+        level = lowest(levels)
+        how = ("signed" if signed.get(server_class)
+               else "claimed, unsigned: counts only inside a signed stamp set")
+        parts.append(f"{server_class} ran at {level} ({how})")
+    return "isolation: " + "; ".join(parts) + " (README, Isolation levels)"

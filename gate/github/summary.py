@@ -165,6 +165,26 @@ def _stamp_group(stamp: Mapping[str, Any]) -> str:
     return "inconclusive"  # not a stamp outcome: no result the gate could use
 
 
+def _isolation_lines(stamps: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What the stamp job's summary says of the isolation level its test command ran at (the
+    lowest its stamps record), and that it is this job's claim until a signed set vouches."""
+    from gate.decide import isolation
+
+    recorded = [s["isolation"] for s in stamps if isinstance(s.get("isolation"), Mapping)]
+    if not recorded:
+        return []
+    level = isolation.lowest(str(r.get("level")) for r in recorded)
+    if level not in isolation.PROMISES:
+        return []
+    first = next(r for r in recorded if r.get("level") == level)
+    how = [f"by {markdown.inline(str(first['by']), 20)}"] if first.get("by") else []
+    scope = first.get("ptrace_scope")
+    how.append(f"Yama ptrace_scope {scope}" if isinstance(scope, int) else "no Yama")
+    return [f"**Isolation:** the test command ran at `{level}` ({', '.join(how)}): "
+            f"{isolation.PROMISES[level]}. This job claims it; it counts only inside a signed "
+            "stamp set (README, Isolation levels).", ""]
+
+
 def _stamp_line(stamp: Mapping[str, Any], view: review.View) -> str:
     group = _stamp_group(stamp)
     outcome = markdown.inline(str(stamp.get("outcome", "")), 40)
@@ -212,6 +232,7 @@ def render_stamp_done(stamps: Sequence[Mapping[str, Any]], *, server_class: str,
                   "JUnit route, the `junit` input): each class drew its own Hypothesis examples. "
                   "Give only `command`, running pytest, to have the gate's recorder apply them.",
                   ""]
+    lines += _isolation_lines(stamps)
     shown = [*groups["red"], *groups["inconclusive"]]
     if shown:
         lines += ["**Not green here:**", ""]
