@@ -501,3 +501,23 @@ def test_the_pull_request_comment_names_them() -> None:
     text = comment.body(typed(built), "agent-patch gate")
     assert "1 Hypothesis test ungated" in text and f"`{NEW}`" in text
     assert comment.action("on-red", typed(built)) == "create"
+
+
+def test_a_conftest_hides_a_test_from_the_collection_not_from_the_scan(tmp_path: Path) -> None:
+    """A real run: the patch's conftest drops test_fixed_band from the items without telling
+    pytest it deselected it, so no stamp names it; the gate job's scan of the same file does
+    (it is not among the manifest's selectors)."""
+    workspace(tmp_path, {"draws": 1})
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_collection_modifyitems(items):\n"
+        "    items[:] = [i for i in items if i.name != 'test_fixed_band']\n", encoding="utf-8")
+    done = stamp(tmp_path, "out", sys.executable, "-m", "pytest", "-q", "hypo_props.py",
+                 environment=env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    (got,) = read_stamps(tmp_path / "out").values()
+    assert "hypo_props.py::test_fixed_band" not in _named(got)  # hidden from the collection
+    selectors = [("hypo_props.py::test_draws", "hypo_props", "test_draws")]
+    scanned = [t for t, _ in ungated.scan_source(
+        "hypo_props.py", (tmp_path / "hypo_props.py").read_text(encoding="utf-8"))
+        if not ungated.selected(t, selectors)]
+    assert "hypo_props.py::test_fixed_band" in scanned
