@@ -269,7 +269,7 @@ def token() -> Iterator[str]:
         sealed.kill_all(sealed.processes_with(word))
 
 
-def _job_files(folder: Path) -> dict[str, str]:
+def _job_files(folder: Path, owner: tuple[int, int]) -> dict[str, str]:
     """The job's own files the attack goes for, owned by the unprivileged (job's) user as on a
     runner, and the environment that names them to the gate (``ATTACK_*`` to the attacker)."""
     temp = folder / "_temp"
@@ -284,7 +284,7 @@ def _job_files(folder: Path) -> dict[str, str]:
     key = folder / "key.pem"
     key.write_text("-----BEGIN PRIVATE KEY-----\n")
     for path in (folder, *folder.rglob("*")):
-        os.chown(path, sealed.UID, sealed.GID)
+        os.lchown(path, *owner)
     return {"RUNNER_TEMP": str(temp), "GITHUB_ACTION_PATH": str(action),
             "GITHUB_ENV": str(github_env), "GATE_SIGNING_KEY_FILE_PATH": str(key),
             "ATTACK_SITE": str(site), "ATTACK_ACTION": str(action),
@@ -294,13 +294,13 @@ def _job_files(folder: Path) -> dict[str, str]:
 
 
 def attack(folder: Path, token: str, isolation_level: str, socket_path: Path,
-           env: dict[str, str] | None = None,
-           as_user: list[str] | None = None) -> tuple[subprocess.CompletedProcess[str],
-                                                      dict[str, Any], Path]:
+           env: dict[str, str] | None = None, as_user: list[str] | None = None,
+           owner: tuple[int, int] = (sealed.UID, sealed.GID),
+           ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Path]:
     """``gate stamp --isolation LEVEL`` as the job's (unprivileged) user under a step's shell
     holding a secret; the command writes the free-server report and runs :data:`ATTACK`."""
     (folder / "attack.py").write_text(ATTACK)
-    environment = {**sealed.user_env(folder), **_job_files(folder), "ATTACK_TOKEN": token,
+    environment = {**sealed.user_env(folder), **_job_files(folder, owner), "ATTACK_TOKEN": token,
                    "DOCKER_HOST": f"unix://{socket_path}", **(env or {})}
     out = folder / "stamps"
     report = EXAMPLES / "junit" / "free-server.xml"
@@ -534,3 +534,130 @@ def test_the_gate_job_notes_the_levels_its_stamps_record(tmp_path: Path) -> None
     write_json(tmp_path / "b" / "f.json", stamp(FREE, "pass", run_id="f"))
     assert isolation_note(tmp_path, pol) == levels.summary_line(
         {"local-pinned": ["user"], "free-server": [None]}, {})
+
+
+# --- as on a hosted runner: the job's user has passwordless sudo and a container socket ----------
+
+SUDOER = "gate-seal-sudoer"
+SOCKET_GROUP = "gate-seal-docker"
+
+
+def _hosted_user() -> tuple[int, int]:
+    """A user like a hosted runner's: passwordless sudo, and in the group of a container
+    socket (made once; left for the next run)."""
+    import grp
+    import pwd
+
+    if not any(g.gr_name == SOCKET_GROUP for g in grp.getgrall()):
+        subprocess.run(["groupadd", SOCKET_GROUP], check=True)
+    try:
+        pwd.getpwnam(SUDOER)
+    except KeyError:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/bash", "-G",
+                        SOCKET_GROUP, SUDOER], check=True)
+    rule = Path(f"/etc/sudoers.d/{SUDOER}")
+    if not rule.exists():
+        rule.write_text(f"{SUDOER} ALL=(ALL) NOPASSWD: ALL\n")
+        rule.chmod(0o440)
+    entry = pwd.getpwnam(SUDOER)
+    return entry.pw_uid, entry.pw_gid
+
+
+def _no_bwrap_path(folder: Path) -> Path:
+    """A PATH folder with the tools a hosted ubuntu-24.04 image has, and no bubblewrap."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    for tool in ("bash", "sh", "env", "setpriv", "unshare", "sudo", "mount", "cp", "true",
+                 "test", "cat", "ls"):
+        found = shutil.which(tool)
+        assert found is not None, tool
+        (bin_dir / tool).symlink_to(found)
+    return bin_dir
+
+
+hosted = pytest.mark.skipif(
+    sealed.can_drop() is not None or shutil.which("sudo") is None
+    or shutil.which("useradd") is None,
+    reason=str(sealed.can_drop() or "needs sudo and useradd (root) to make a hosted-runner user"))
+
+
+@hosted
+@pytest.mark.parametrize("bwrap", [False, True], ids=["sudo-unshare", "bwrap"])
+def test_as_a_hosted_runners_user_with_sudo_and_a_socket_the_namespace_holds(
+        shared_folder: Path, token: str, fake_socket: Path, bwrap: bool) -> None:
+    """The job's user has passwordless sudo and is in the container socket's group, as on a
+    hosted runner. At ``none`` sudo and the socket are its (the control); ``auto`` takes the
+    namespace (through sudo and unshare where bubblewrap is missing, as on ubuntu-24.04), and
+    from inside sudo fails (no_new_privs), the socket refuses, the gate and the step's shell
+    are not there and the job's files are read-only."""
+    import grp
+
+    uid, gid = _hosted_user()
+    os.chown(fake_socket, 0, grp.getgrnam(SOCKET_GROUP).gr_gid)
+    os.chmod(fake_socket, 0o660)
+    as_sudoer = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups", "--"]
+    extra = {} if bwrap else {"PATH": str(_no_bwrap_path(shared_folder))}
+    os.lchown(shared_folder, uid, gid)
+    for folder, level in ((shared_folder / "none", "none"), (shared_folder / "auto", "auto")):
+        folder.mkdir()
+        done, got, out = attack(folder, token, level, fake_socket, env=extra, as_user=as_sudoer,
+                                owner=(uid, gid))
+        if level == "none":
+            assert got["sudo"] == 0 and got["socket"] == "done", got  # the job's user's powers
+            continue
+        assert done.returncode == 0, done.stderr
+        assert got["sudo"] != 0 and got["no_new_privs"] == "1", got
+        assert got["socket"] == "Connection refused" and got["outside_seen"] == 0, got
+        assert got["pth"] == got["github_env"] == "Read-only file system", got
+        records = {json.dumps(json.loads(p.read_text())["isolation"], sort_keys=True)
+                   for p in out.glob("*.json")}
+        (record,) = [json.loads(r) for r in records]
+        assert (record["level"], record["by"]) == ("namespace",
+                                                   "bwrap" if bwrap else "sudo-unshare")
+
+
+@hosted
+def test_the_user_level_runs_the_command_as_the_other_user(shared_folder: Path,
+                                                             fake_socket: Path) -> None:
+    """``--isolation user --isolation-user nobody``: the command runs as nobody, in the
+    namespace, writing the workspace; a user with sudo, or in a container socket's group, is
+    refused before anything runs, naming why and the fix."""
+    import grp
+
+    base = [sys.executable, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server", "--junit",
+            str(shared_folder / "junit.xml")]
+    report = EXAMPLES / "junit" / "free-server.xml"
+    command = ["--", "bash", "-c", f"cp {report} junit.xml; id -u > uid; "
+               "grep NoNewPrivs /proc/self/status > nnp"]
+    env = {**os.environ, "DOCKER_HOST": f"unix://{fake_socket}"}
+    os.chmod(fake_socket, 0o660)  # root's group's: out of nobody's reach
+    done = subprocess.run([*base, "--out", str(shared_folder / "out"), "--isolation", "user",
+                           "--isolation-user", "nobody", *command], cwd=shared_folder, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (shared_folder / "uid").read_text().strip() == str(sealed.UID)
+    assert (shared_folder / "nnp").read_text().split() == ["NoNewPrivs:", "1"]
+    stamp = json.loads(next((shared_folder / "out").glob("*.json")).read_text())
+    assert stamp["isolation"]["level"] == "user"
+    _hosted_user()
+    os.chown(fake_socket, 0, grp.getgrnam(SOCKET_GROUP).gr_gid)
+    os.chmod(fake_socket, 0o660)
+    for who, said in ((SUDOER, f"user '{SUDOER}' can reach the container socket {fake_socket}"),
+                      ("nobody", None)):
+        (shared_folder / "junit.xml").unlink(missing_ok=True)
+        done = subprocess.run([*base, "--out", str(shared_folder / f"o-{who}"), "--isolation",
+                               "user", "--isolation-user", who, *command], cwd=shared_folder,
+                              env=env, capture_output=True, text=True, timeout=120,
+                              check=False)
+        if said is None:
+            assert done.returncode == 0, done.stderr
+            continue
+        assert done.returncode == 2 and said in done.stderr and "(fix: " in done.stderr
+        assert not (shared_folder / f"o-{who}").exists()
+    os.chmod(fake_socket, 0o600)  # the socket out of reach: the sudoer is refused for sudo
+    (shared_folder / "junit.xml").unlink(missing_ok=True)
+    done = subprocess.run([*base, "--out", str(shared_folder / "o-sudo"), "--isolation", "user",
+                           "--isolation-user", SUDOER, *command], cwd=shared_folder, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and f"user '{SUDOER}' has passwordless sudo" in done.stderr

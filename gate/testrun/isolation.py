@@ -185,7 +185,7 @@ def user_problem(name: str, facts: levels.Facts, workspace: Path,
     sockets = reachable_sockets(env, entry.pw_uid, gids)
     if sockets:
         return (f"user {name!r} can reach the container socket {sockets[0]} (fix: take it "
-                "out of the socket's group)")
+                "out of the socket's group, or the socket's mode lets everyone write it)")
     as_user = [*prefix, "setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}",
                "--init-groups", "--"]
     if _runs([*as_user, "sudo", "-n", "true"]):

@@ -5,6 +5,7 @@ request (:mod:`gate.testrun.recorder_route`, :mod:`gate.testrun.junit_route`,
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import replace
@@ -67,7 +68,8 @@ def _seal(request: Request) -> Seal:
     folder, when it is there, is read-only to the command."""
     source, field_name = request.isolation_place
     return seal_for(request.isolation, source=source, field_name=field_name,
-                    other_user=request.isolation_user, workspace=request.root,
+                    other_user=request.isolation_user,
+                    workspace=Path(os.environ.get("GITHUB_WORKSPACE") or os.getcwd()),
                     read_only=[request.out])
 
 
