@@ -1047,3 +1047,46 @@ def test_the_subjects_are_exactly_the_stamp_files() -> None:
         "subject.0.digest.sha256", "'b.json' has other bytes than were signed")
     assert signing.subject_problem([{"name": "a.json", "digest": "1" * 64}], files) == (
         "subject.0.digest.sha256", "'a.json' has other bytes than were signed")
+
+
+def test_the_collection_note_names_at_most_three_files() -> None:
+    assert _outcome.collection_note(["a.py", "b.py", "c.py"]) == (
+        "not in JUnit report: the test collection failed (a.py, b.py, c.py)")
+    assert _outcome.collection_note(["a.py"], pytest_route=True) == (
+        "did not run: the test collection failed (a.py)")
+    assert _outcome.collection_note(["a.py", "b.py", "c.py", "d.py"]) == (
+        "not in JUnit report: the test collection failed (a.py, b.py, c.py and 1 more)")
+
+
+def test_the_note_of_a_module_none_of_whose_tests_was_collected() -> None:
+    assert _outcome.module_not_collected_note("tests.test_x") == (
+        "not collected: no test of 'tests.test_x' was collected (the command runs a subset of "
+        "the tests that leaves this module out, or the module was renamed or removed: "
+        "`gate init --add` names the new tests; remove the old entries)")
+
+
+# --- the frozen value class (gate/decide/frozen.py) -------------------------------------------
+
+
+def test_a_frozen_value_refuses_change_and_says_so() -> None:
+    with pytest.raises(AttributeError) as refused:
+        FIXTURE.host = "x"  # type: ignore[misc]
+    assert str(refused.value) == "cannot assign to field 'host': Binding is frozen"
+    with pytest.raises(AttributeError) as refused:
+        del FIXTURE.host  # type: ignore[misc]
+    assert str(refused.value) == "cannot delete field 'host': Binding is frozen"
+    with pytest.raises(TypeError) as refused:
+        FIXTURE.replace(hots="x")
+    assert str(refused.value) == "Binding has no field 'hots'"
+
+
+def test_a_frozen_value_compares_hashes_and_prints_by_its_fields() -> None:
+    assert FIXTURE.replace() == FIXTURE and hash(FIXTURE) == hash(FIXTURE.replace())
+    assert FIXTURE.replace(generation=3) != FIXTURE
+    assert FIXTURE.__eq__(FIXTURE.to_record()) is NotImplemented
+    assert hash(FIXTURE) == hash((2, "api.lab.invalid", halt.DEFAULT_MARKER, "run-1",
+                                  "lab.invalid", "fixture"))
+    assert repr(halt.HaltPolicy(("a.invalid",), "m")) == (
+        "HaltPolicy(expected_marker='m', reserved_scopes=('a.invalid',))")
+    assert FIXTURE.replace(host="db.lab.invalid", generation=5) == halt.Binding(
+        "run-1", 5, "lab.invalid", "db.lab.invalid", halt.DEFAULT_MARKER, "fixture")
