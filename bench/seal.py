@@ -6,7 +6,10 @@ without the seal (this tree's script with the seal's lines taken out: the instal
 cost is the same on both sides), interleaved, **cold** (a fresh venv root: uv fetched and the
 venv built) and **warm** (the same root again: the venv verified and reused), in stamp mode.
 The package sources are this machine's (``PIP_FIND_LINKS``, its index), so absolute times are
-not a runner's. Then the check a later step runs before the gate's Python (the sign step's
+not a runner's. The installer's own bytecode warm-up (``warm``: what the steps import, written
+into the venv when it is built) is on both sides: it is the seal's, but part of the build.
+CPU seconds (user + system of the process tree) are printed beside the wall times, which a
+loaded machine stretches. Then the check a later step runs before the gate's Python (the sign step's
 ``run:`` up to its ``exec``: two ``sha256sum --check`` and ``seal.sh verify``) against the
 start-up it guards (the venv's ``python -I -m gate --version``). Medians of ``reps``; the load
 average is printed beside each figure.
@@ -118,9 +121,13 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
                          "GATE_VENV_PYTHON": made["python"]}
                 flags = ["-B", "-X", f"pycache_prefix={made.get('seal')}/pycache"] \
                     if side == "ours" else []
-                seconds += _timed(check, first, ws) if side == "ours" else 0.0
+                used = CPU[-1]
+                if side == "ours":
+                    seconds += _timed(check, first, ws)
+                    used += CPU[-1]
                 seconds += _timed([made["python"], "-I", *flags, "-c", IMPORTS], first, ws)
                 samples.setdefault((side, f"{state}+first"), []).append(seconds)
+                cpu.setdefault((side, f"{state}+first"), []).append(used + CPU[-1])
             if side == "ours":
                 sealed = made
     say(f"# seal: set-up step in stamp mode, this machine's package sources, median of {reps}, "
@@ -137,7 +144,9 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
         results.ratio(f"seal set-up {state} + first step", statistics.median(
             samples[("ours", f"{state}+first")]), statistics.median(
             samples[("baseline", f"{state}+first")]), None,
-            note="the first later step's check and imports added on both sides")
+            note="the first later step's check and imports added on both sides; CPU median "
+                 f"ours {statistics.median(cpu[('ours', f'{state}+first')]):.3f}s, baseline "
+                 f"{statistics.median(cpu[('baseline', f'{state}+first')]):.3f}s")
     check_env = {**env, "GATE_SEAL": sealed["seal"], "GATE_SEAL_SHA256": sealed["seal-sha256"],
                  "GATE_VENV_PYTHON": sealed["python"]}
     start = [sealed["python"], "-I", "-B", "-X", f"pycache_prefix={sealed['seal']}/pycache",

@@ -10,10 +10,11 @@ prints the path of the environment's interpreter on stdout. Under ``flock`` on `
 it reuses ``ROOT/venv-<set>-<key>`` when every file it holds matches the manifest written when
 it was built (``.gate-manifest``: every folder, file and link, each file by its inode, size
 and modification and change times, which any write or replacement changes; nothing more,
-nothing less), and otherwise rebuilds it (one stderr line names the first
-file that differs). The root, and each folder and file under it the set-up uses, must be the
-current user's, not writable by group or others, and no symbolic link: anything else is exit 2
-naming it, and nothing is run from it.
+nothing less; ``.gate-pycache`` among them, the bytecode of what the action's steps import,
+which they read with ``-B -X pycache_prefix``: ``warm``), and otherwise rebuilds it (one
+stderr line names the first file that differs). The root, and each folder and file under it
+the set-up uses, must be the current user's, not writable by group or others, and no symbolic
+link: anything else is exit 2 naming it, and nothing is run from it.
 
 The installer is the uv binary pinned in requirements/installer.lock, or pip. The pinned wheel
 is kept in ``ROOT/uv-<sha256 prefix>/`` and checked against the pin (sha256) on every use; the
@@ -85,6 +86,14 @@ PIP_TLS_TO_UV = {"PIP_CERT": "SSL_CERT_FILE", "PIP_CLIENT_CERT": "SSL_CLIENT_CER
                  "PIP_TRUSTED_HOST": "UV_INSECURE_HOST"}
 #: The file in each environment recording every entry it holds (``manifest``).
 MANIFEST = ".gate-manifest"
+#: The folder in each environment holding the bytecode of what the action's steps import
+#: (``warm``): they run with ``-B -X pycache_prefix=`` this folder, so they read no
+#: ``__pycache__`` a test can write, and this one is in the manifest.
+PYCACHE = ".gate-pycache"
+#: What the steps import (``gate action`` in stamp, sign and gate mode).
+WARM_IMPORTS = "gate.github.action, gate.action.main, gate.records.signing, gate.records.policy"
+#: The layout of an environment: a new one changes every environment's name (a rebuild).
+LAYOUT = "2 (.gate-pycache)"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 HEADER = """\
 # The installer the action's set-up step runs: uv, pinned by the sha256 of its wheel on PyPI,
@@ -401,8 +410,8 @@ def _pip(reason: str) -> str | None:
 
 
 def venv_key(lock: bytes, version: str, action: str) -> str:
-    """The environment's name: the lock, the interpreter and the action's folder."""
-    return hashlib.sha256(lock + f"{version}\n{action}\n".encode()).hexdigest()[:16]
+    """The environment's name: the lock, the interpreter, the action's folder and the layout."""
+    return hashlib.sha256(lock + f"{version}\n{action}\n{LAYOUT}\n".encode()).hexdigest()[:16]
 
 
 def setup(root: Path, set_name: str, action: Path, env: Mapping[str, str], key: str) -> Path:
@@ -440,7 +449,31 @@ def build(root: Path, venv: Path, lock: Path, action: Path, env: Mapping[str, st
         os.unlink(venv / ".lock")
     (site,) = venv.glob("lib/python3*/site-packages")
     (site / "agent_patch_gate.pth").write_text(f"{action}\n", encoding="utf-8")
+    warm(root, venv, action)
     seal(venv)
+
+
+#: Run by the venv's interpreter under ``-X pycache_prefix``: import what the steps import
+#: (their bytecode is written under the prefix), then write the action's own modules' again as
+#: checked-hash bytecode (valid while the source's bytes are the same: a self-hosted runner
+#: downloads the action anew for every job, with new modification times).
+WARM = """\
+import importlib.util, py_compile, sys
+import {imports}
+top = sys.argv[1].rstrip("/") + "/gate/"
+for module in list(sys.modules.values()):
+    source = getattr(module, "__file__", None) or ""
+    if source.startswith(top) and source.endswith(".py"):
+        py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+"""
+
+
+def warm(root: Path, venv: Path, action: Path) -> None:
+    """The bytecode of what the action's steps import, in ``venv``/``PYCACHE``."""
+    target = str(venv / "bin" / "python")
+    _run([target, "-I", "-X", f"pycache_prefix={venv / PYCACHE}", "-c",
+          WARM.format(imports=WARM_IMPORTS), str(action)], clean_env(os.environ), root)
 
 
 def install(root: Path, venv: Path, lock: Path, env: Mapping[str, str], key: str) -> None:

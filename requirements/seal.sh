@@ -6,18 +6,19 @@
 #   seal.sh record SEAL PYTHON ACTION WORKSPACE MANIFEST POLICY   prints the seal's sha256
 #   seal.sh verify SEAL                                            exit 2 naming what changed
 #
-# SEAL is a fresh folder outside the workspace. `record` copies this script into it, runs the
-# venv's PYTHON once (-I, with -X pycache_prefix=SEAL/pycache: the bytecode of what the gate's
-# steps import is written there; those steps run with -B and the same prefix, so they read no
-# __pycache__ of any source tree, which a test can write) to print the roots, and writes:
+# SEAL is a fresh folder outside the workspace. `record` copies this script into it, links
+# SEAL/pycache to the venv's bytecode folder (written when the venv was built, in its manifest:
+# the gate's steps run with -B -X pycache_prefix=SEAL/pycache, so they read no __pycache__ of
+# any source tree, which a test can write), runs the venv's PYTHON once (-I) to print the
+# roots, and writes:
 #   roots     one `hash PATH` or `list PATH` or `prune PATH` per line (seal_roots below)
 #   listing   every entry under every root, `find -printf`, NUL-separated, sorted: a folder's
 #             type, mode, inode; a link's inode and target; a file's type, mode, inode, size,
 #             modification and change times (ns): a write, a rename over it or a replacement
 #             changes the change time, which no unprivileged process can set back. A root that
 #             does not exist is `absent PATH` (created later: a difference).
-#   sums      sha256sum of every file under the `hash` roots (the action's folder, the bytecode,
-#             the base interpreter's binary and libpython, the manifest and the policy)
+#   sums      sha256sum of every file under the `hash` roots (the action's folder, the base
+#             interpreter's binary and libpython, the manifest and the policy)
 #   seal.sha256  sha256sum of this script, roots, listing and sums; its own sha256 is what
 #             `record` prints: the set-up step's output, which no later step can change.
 # The caller of `verify` first checks seal.sha256 against that output and the four files
@@ -89,15 +90,15 @@ record() {
     exit 2
   fi
   install -m 600 -- "$0" "$seal/seal.sh"
-  mkdir -m 700 -- "$seal/pycache"
+  # The bytecode the steps read (-B -X pycache_prefix=SEAL/pycache): the venv's own, written
+  # when it was built (requirements/installer.py, warm) and in its manifest.
+  ln -s -- "$(dirname -- "$(dirname -- "$python")")/.gate-pycache" "$seal/pycache"
   # The roots, from the venv's interpreter as the gate's steps run it (-I): its search path,
-  # the venv, the base interpreter (each link on the way to the binary, and libpython), the
-  # bytecode folder, the action's folder, the manifest and the policy. Importing the modules
-  # the steps run writes their bytecode under the prefix (the cost the first step paid before).
-  if ! "$python" -I -X pycache_prefix="$seal/pycache" - "$seal" "$action" "$workspace" \
-    "$manifest" "$policy" > "$seal/roots" <<'PY'
+  # the venv (its bytecode folder in it), the base interpreter (each link on the way to the
+  # binary, and libpython), the action's folder, the manifest and the policy.
+  if ! "$python" -I -B - "$seal" "$action" "$workspace" "$manifest" "$policy" \
+    > "$seal/roots" <<'PY'
 import os, site, sys, sysconfig
-import gate.github.action, gate.records.signing, gate.records.policy  # noqa: F401 (bytecode)
 
 seal, action, workspace, manifest, policy = sys.argv[1:6]
 real = os.path.realpath
@@ -125,7 +126,7 @@ def chain(path):
 inside = bool(workspace) and (real(action) + "/").startswith(real(workspace).rstrip("/") + "/")
 if not inside:  # `uses: ./`: the action's files are the pull request's own (README)
     add("hash", real(action))
-add("hash", seal + "/pycache")
+add("list", seal + "/pycache")
 for path in (manifest, policy):
     if path:
         add("hash", path)

@@ -297,6 +297,9 @@ def _fake_install(calls: list[Path]) -> object:
 def builds(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     calls: list[Path] = []
     monkeypatch.setattr(installer, "install", _fake_install(calls))
+    # no gate to import in the fake venv: the bytecode folder is made empty
+    monkeypatch.setattr(installer, "warm",
+                        lambda root, venv, action: (venv / installer.PYCACHE).mkdir())
     return calls
 
 
@@ -342,6 +345,13 @@ def _plant_bytecode(site: Path) -> None:
     (site / "yaml" / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"\0" * 16)
 
 
+def _plant_sealed_bytecode(site: Path) -> None:
+    """Bytecode planted where the action's steps read theirs (-X pycache_prefix)."""
+    cache = site.parent.parent.parent / installer.PYCACHE / "gate"
+    cache.mkdir(parents=True)
+    (cache / "errors.cpython-311.pyc").write_bytes(b"\0" * 16)
+
+
 def _retarget_interpreter(site: Path) -> None:
     python = site.parent.parent.parent / "bin" / "python"
     python.unlink()
@@ -377,6 +387,7 @@ def _replaced_by_rename(site: Path) -> None:
     (_add_sitecustomize, "sitecustomize.py is not in its manifest"),
     (_add_pth, "zz.pth is not in its manifest"),
     (_retarget_interpreter, "bin/python differs from its manifest (l)"),
+    (_plant_sealed_bytecode, ".gate-pycache/gate is not in its manifest"),
     (_delete_module, "yaml/__init__.py is missing"),
     (_same_size_same_mtime, "yaml/__init__.py differs from its manifest (f)"),
     (_replaced_by_rename, "yaml/__init__.py differs from its manifest (f)"),

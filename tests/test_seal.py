@@ -207,6 +207,22 @@ def _plant_manifest(tmp: Path) -> tuple[Path, Callable[[], None]]:
     return target, undo
 
 
+def _plant_sealed_bytecode(tmp: Path) -> tuple[Path, Callable[[], None]]:
+    """The sign step's own bytecode (gate/decide/signing.py's, in the venv's bytecode folder
+    the steps read) replaced by a test's."""
+    source = tmp / "action" / "gate" / "decide" / "signing.py"
+    cache = Path(_outputs(tmp / "setup-out.txt")["seal"]) / "pycache"
+    target = Path(str(cache.resolve()) + str(source)).parent / \
+        f"signing.{sys.implementation.cache_tag}.pyc"
+    assert target.is_file(), target  # written when the venv was built
+    undo = _change(target)
+    hostile = tmp / "hostile_bytecode.py"
+    hostile.write_text(MARKER, encoding="utf-8")
+    py_compile.compile(str(hostile), cfile=str(target), doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    return target, undo
+
+
 PLANTS = {
     "zzz.pth in the venv's site-packages": _plant_pth,
     "sitecustomize.py in the base interpreter's library folder": _plant_sitecustomize,
@@ -214,6 +230,7 @@ PLANTS = {
     "a changed file in the action's folder": _plant_action_file,
     "a changed policy": _plant_policy,
     "a changed manifest": _plant_manifest,
+    "the sign step's bytecode replaced in the sealed bytecode folder": _plant_sealed_bytecode,
 }
 
 
