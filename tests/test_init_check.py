@@ -224,3 +224,36 @@ def test_check_prints_the_offline_note_for_hatchling(
     assert ("note: requirements-test.txt installs the project (-e .): an offline run (act "
             "with PIP_NO_INDEX) needs the wheels it builds with in its wheel folder: pip "
             "download -d DIR2 hatchling editables") in lines
+
+
+def test_the_wheel_carries_the_workflow_where_gate_init_reads_it() -> None:
+    """pyproject.toml's force-include puts examples/workflows/python.yml where
+    adopt.workflow_template looks first in an installed package."""
+    import tomllib
+
+    root = EXAMPLE.parent.parent.parent
+    build = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
+    assert build["targets"]["wheel"]["force-include"][
+        "examples/workflows/python.yml"] == "gate/examples/workflow.yml"
+    assert "examples/workflows/python.yml" in build["targets"]["sdist"]["include"]
+
+
+def test_add_names_the_existing_groups_a_new_property_lists(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``gate init --add`` into a compact manifest: a new property whose files include a
+    group's names that group (same fixture hash as listing them), every old byte kept."""
+    from gate.records import manifest
+
+    assert init("tests") == 0
+    before = MANIFEST.read_text()
+    with (repo / "tests" / "test_props.py").open("a") as handle:
+        handle.write("\n\n@given(st.text())\ndef test_new(s):\n    assert twice(len(s)) >= 0\n")
+    assert init("--add", "tests") == 0
+    after = MANIFEST.read_text()
+    assert after.startswith(before)
+    added = yaml.safe_load(after)["properties"][-1]
+    assert added["test_id"] == "tests/test_props.py::test_new"
+    assert added["fixtures"] == ["tests/test_props.py", {"group": "shared"}]
+    props = {p.test_id: p for p in manifest.load(MANIFEST, Path("."))}
+    assert set(props["tests/test_props.py::test_new"].fixtures) == set(
+        props["tests/test_props.py::test_add_zero"].fixtures)

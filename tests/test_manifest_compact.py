@@ -331,3 +331,24 @@ def test_replace_cards_rewrites_inline_cards_in_place(tmp_path: Path) -> None:
         "property": "tests/test_x.py::t", "cases": 9, "seed": 7}}, "m", tmp_path).decode()
     assert out.replace("card: {cases: 9, seed: 7}", "card: {cases: 3, seed: 7, "
                        "deadline_ms: null}") == text
+
+
+def test_the_compact_manifest_script_converts_and_proves_every_hash(tmp_path: Path) -> None:
+    """scripts/compact_manifest.py, as run on attrs 26.1.0 (README): exit 0 when every hash is
+    the long form's, 1 when one differs."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "compact_manifest.py"
+    long, compact = long_and_compact(tmp_path)
+    out = tmp_path / "out.yml"
+    done = subprocess.run([sys.executable, str(script), str(long), str(out), "--root",
+                           str(tmp_path), "--against", str(compact)], capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 of 1 fixture hashes identical" in done.stdout
+    compact.write_text(compact.read_text().replace("tests/data/**", "tests/data/*.json"))
+    done = subprocess.run([sys.executable, str(script), str(long), str(out), "--root",
+                           str(tmp_path), "--against", str(compact)], capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 1 and "differ: tests/test_x.py::t" in done.stdout
