@@ -102,6 +102,8 @@ def _one(fixtures: list[Any], **extra: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(("record", "field", "words"), [
     (_one([{"glob": "tests/*.txt"}]), "properties.0.fixtures.0.glob",
      "'tests/*.txt' matches no file under the root"),
+    (_one([{"glob": "tests/*.txt"}]), "properties.0.fixtures.0.glob",
+     "or remove it (test 'tests/test_x.py::t')"),
     (_one(["tests/test_x.py", {"glob": "nowhere/**"}]), "properties.0.fixtures.1.glob",
      "'nowhere/**' matches no file"),
     (_one([{"group": "g"}], groups={"g": ["tests/test_x.py", {"glob": "src/*.rs"}]}),

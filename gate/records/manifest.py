@@ -379,7 +379,12 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
             patterns.append(text)
             if check_paths:
                 if text not in listed:
-                    listed[text] = expand_glob(root, text, source, field)
+                    try:
+                        listed[text] = expand_glob(root, text, source, field)
+                    except GateInputError as exc:
+                        whose = "" if field.startswith("groups.") else f" (test {test_id!r})"
+                        raise GateInputError(exc.source, exc.field,
+                                             exc.message + whose) from None
                 fixtures.update(dict.fromkeys(listed[text]))
         junit = ((raw["junit"].get("classname"), raw["junit"]["name"]) if "junit" in raw
                  else junit_of(test_id))
