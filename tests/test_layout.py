@@ -390,4 +390,5 @@ def test_the_circle_rule_sees_a_circle() -> None:
     assert cycles(graph) == [["a", "b", "c"]]
     graph = import_graph()
     graph["gate.github.workflow"].add("gate.github.review")
-    assert ["gate.github.review", "gate.github.workflow"] in cycles(graph)
+    assert any({"gate.github.review", "gate.github.workflow"} <= set(part)
+               for part in cycles(graph))
