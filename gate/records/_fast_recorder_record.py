@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-record', 'recorder-results')
-SCHEMA_SHA256 = "77e68d446278bb784def1273731d662b0f7307cc8dac5563cc206fe5cff41094"
+SCHEMA_SHA256 = "554b5a902e8654ae27b3eb57aefd6b6ac3a57a9aeb43a43fdf4ac33ad038aae3"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -220,10 +220,10 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                     data__hypothesis_item_is_list = isinstance(data__hypothesis_item, (list, tuple))
                     if data__hypothesis_item_is_list:
                         data__hypothesis_item_len = len(data__hypothesis_item)
-                        if data__hypothesis_item_len < 2:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain at least 2 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='minItems')
-                        if data__hypothesis_item_len > 2:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 2 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
+                        if data__hypothesis_item_len < 4:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain at least 4 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='minItems')
+                        if data__hypothesis_item_len > 4:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 4 items", value=data__hypothesis_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
                         for data__hypothesis_item_x, data__hypothesis_item_item in enumerate(data__hypothesis_item):
                             if not (isinstance(data__hypothesis_item_item, str)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + " must be string", value=data__hypothesis_item_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + "", rule='type')

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "5ea70866611b1d365cef39c18faedb774be8565ac15bb3b4cbc3866c8f89c5ab"
+SCHEMA_SHA256 = "4bb9be29dcff789e73d663639eed2ca7e49d0a6bb865e9a09e043f61dd65852c"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -385,10 +385,10 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                             data__collected__hypothesis_item_is_list = isinstance(data__collected__hypothesis_item, (list, tuple))
                             if data__collected__hypothesis_item_is_list:
                                 data__collected__hypothesis_item_len = len(data__collected__hypothesis_item)
-                                if data__collected__hypothesis_item_len < 2:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain at least 2 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='minItems')
-                                if data__collected__hypothesis_item_len > 2:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 2 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
+                                if data__collected__hypothesis_item_len < 4:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain at least 4 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='minItems')
+                                if data__collected__hypothesis_item_len > 4:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + " must contain less than or equal to 4 items", value=data__collected__hypothesis_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}]".format(**locals()) + "", rule='maxItems')
                                 for data__collected__hypothesis_item_x, data__collected__hypothesis_item_item in enumerate(data__collected__hypothesis_item):
                                     if not (isinstance(data__collected__hypothesis_item_item, str)):
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + " must be string", value=data__collected__hypothesis_item_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + "", rule='type')

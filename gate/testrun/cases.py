@@ -214,6 +214,9 @@ class Collected:
     #: every Hypothesis test collected (selected, or deselected by anyone): node id -> its
     #: kind (:func:`hypothesis_kind`); the gate names those no property selects (issue 29)
     hypothesis: dict[str, str] = field(default_factory=dict)
+    #: the (classname, name) of each of those, as ``--junitxml`` writes them: worked out where
+    #: the test ran (pytest is there; the gate's own process may have none)
+    hypothesis_keys: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: the file of every plugin module registered in the session (conftests, ``-p`` and
     #: ``addopts``, ``pytest_plugins``, entry points), as the process reports them: the gate's
     #: process keeps those in the repository as the stamps' ``harness_files`` (issue 27)
@@ -233,6 +236,7 @@ class Collected:
             kind = hypothesis_kind(item)
             if kind is not None:
                 self.hypothesis[str(item.nodeid)] = kind
+                self.hypothesis_keys[str(item.nodeid)] = junit_key(str(item.nodeid))
 
     def seen(self, classname: str | None, name: str) -> str:
         """What was seen before the run of a selector that matched no testcase
@@ -252,17 +256,25 @@ class Collected:
                     [list(k) for k in self.selected]),
                 "deselected": sorted([list(k) for k in self.deselected]),
                 "ungated": sorted([list(k) for k in self.ungated]),
-                "hypothesis": sorted([[n, k] for n, k in self.hypothesis.items()]),
+                "hypothesis": sorted([[n, k, *self.key_of(n)]
+                                      for n, k in self.hypothesis.items()]),
                 "plugins": list(self.plugins),
                 "failed": list(self.failed)}
+
+    def key_of(self, nodeid: str) -> tuple[str, str]:
+        """The (classname, name) of a Hypothesis test this session collected."""
+        key = self.hypothesis_keys.get(nodeid)
+        return key if key is not None else junit_key(nodeid)
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Collected:
         selected = record["selected"]
+        found = [[str(part) for part in entry] for entry in record.get("hypothesis", ())]
         return cls(None if selected is None else {(c, n) for c, n in selected},
                    {(c, n) for c, n in record["deselected"]}, list(record["failed"]),
                    {(c, n) for c, n in record["ungated"]},
-                   {str(n): str(k) for n, k in record.get("hypothesis", ())},
+                   {entry[0]: entry[1] for entry in found},
+                   {entry[0]: (entry[2], entry[3]) for entry in found},
                    [str(f) for f in record.get("plugins", ())])
 
 

@@ -327,7 +327,7 @@ def ungated_of(prepared: Sequence[Prepared], collected: Any) -> list[tuple[str, 
         return []
     out: list[tuple[str, str]] = []
     for nodeid, kind in sorted(collected.hypothesis.items()):
-        key = [folded.Case(folded.junit_key(nodeid))]
+        key = [folded.Case(collected.key_of(nodeid))]
         if not any(folded.lookup(key, p.prop.junit_classname, p.prop.junit_name)
                    for p in prepared):
             out.append((nodeid, kind if kind in (folded.GIVEN, folded.STATEFUL)
