@@ -206,7 +206,11 @@ def _check_strings(case: tuple[str, str]) -> None:
         block = [line for line in result.out.splitlines()
                  if line.startswith(("fixture_sha256=", "failure_class=", "freeze_allowed=",
                                      "fixture_path="))]
-        if result.code != 2 and len(block) != 4:  # one pair: exactly the four lines
+        # one pair: exactly the four lines; the folder form counts a pair green in both
+        # classes on one line instead (its four lines are in --json and the report)
+        green = (argv[1] == "--stamps" and not block
+                 and "1 test accept_candidate (" in result.out)
+        if result.code != 2 and len(block) != 4 and not green:
             leak = leak or f"the four-line block has {len(block)} lines: {result.out[:300]!r}"
         opened += result.code == 0
     if (folder / "r.json").exists():
