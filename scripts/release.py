@@ -2,10 +2,12 @@
 new version and whose CHANGELOG.md has its section.
 
 1. tags HEAD ``vX.Y.Z`` (annotated) and moves the major tag ``vX`` to it;
-2. pins that commit in every ``uses:`` line of this action in the README and the example
-   workflows (``uses: agent-patch-gate/gate@<sha> # vX.Y.Z``), in the README's offline act
-   mapping, and names the tag in the README's install line (``@vX.Y.Z``), and commits that as
-   "release: pin vX.Y.Z"; push main and both tags.
+2. pins that commit in every ``uses:`` line of this action (and of its reusable workflow,
+   ``agent-patch-gate/gate/.github/workflows/gate.yml@<sha>``) in the README, the example
+   workflows and the reusable workflow itself (``uses: agent-patch-gate/gate@<sha> # vX.Y.Z``:
+   the reusable workflow at a release runs the action of the release's code), in the
+   README's offline act mapping, and names the tag in the README's install line
+   (``@vX.Y.Z``), and commits that as "release: pin vX.Y.Z"; push main and both tags.
 
 A workflow names the release by its commit (a tag can be moved; a commit cannot), with the tag
 as the comment; tests/test_release.py checks that every such line names one commit, an ancestor
@@ -22,9 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "agent-patch-gate/gate"
 #: The files whose ``uses:`` lines name this action by commit.
-PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml")
-USES = re.compile(r"(uses: )(?:your-org/agent-patch-gate|agent-patch-gate/gate)@[0-9a-f]{40}"
-                  r"( # )v[^\n]*")
+PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml",
+          "examples/workflows/reusable-caller.yml", ".github/workflows/gate.yml")
+#: A ``uses:`` of the action, or of its reusable workflow (``…/.github/workflows/gate.yml``).
+USES = re.compile(r"(uses: )(?:your-org/agent-patch-gate|agent-patch-gate/gate)"
+                  r"(/\.github/workflows/gate\.yml)?@[0-9a-f]{40}( # )v[^\n]*")
 MAPPED = re.compile(r"(--local-repository )(?:your-org/agent-patch-gate|agent-patch-gate/gate)"
                     r"@[0-9a-f]{40}=")
 INSTALL = re.compile(r'("agent-patch-gate @ git\+https://github\.com/)[^"@]+@[^"]+(")')
@@ -45,7 +49,8 @@ def version() -> str:
 
 def pin(text: str, sha: str, tag: str) -> str:
     """Every ``uses:`` line of this action and the install line, naming ``sha`` and ``tag``."""
-    text = USES.sub(lambda m: f"{m.group(1)}{SLUG}@{sha}{m.group(2)}{tag}", text)
+    text = USES.sub(lambda m: f"{m.group(1)}{SLUG}{m.group(2) or ''}@{sha}{m.group(3)}{tag}",
+                    text)
     text = MAPPED.sub(lambda m: f"{m.group(1)}{SLUG}@{sha}=", text)
     return INSTALL.sub(lambda m: f"{m.group(1)}{SLUG}@{tag}{m.group(2)}", text)
 

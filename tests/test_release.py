@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml")
-OURS = re.compile(r"uses: (agent-patch-gate/gate)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$", re.M)
-ANY_GATE_USES = re.compile(r"^\s*(?:- )?uses: [\w.-]+/(?:agent-patch-gate|gate)@\S+.*$", re.M)
+PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml",
+          "examples/workflows/reusable-caller.yml", ".github/workflows/gate.yml")
+OURS = re.compile(r"uses: (agent-patch-gate/gate)(?:/\.github/workflows/gate\.yml)?@([0-9a-f]{40})"
+                  r" # (v\d+\.\d+\.\d+)$", re.M)
+ANY_GATE_USES = re.compile(r"^\s*(?:- )?uses: [\w.-]+/(?:agent-patch-gate|gate)"
+                           r"(?:/\.github/workflows/[\w.-]+)?@\S+.*$", re.M)
 
 
 def _pins() -> set[tuple[str, str, str]]:
@@ -66,9 +69,12 @@ def test_the_release_script_pins_uses_and_install_lines() -> None:
             "      - uses: your-org/agent-patch-gate@" + "0" * 40 + " # v1: pin it\n"
             "        uses: agent-patch-gate/gate@" + "1" * 40 + " # v0.1.0\n"
             "      - uses: actions/checkout@" + "2" * 40 + " # v4.2.2\n"
+            "    uses: agent-patch-gate/gate/.github/workflows/gate.yml@" + "1" * 40 + " # v0.1.0\n"
             "  --local-repository your-org/agent-patch-gate@" + "0" * 40 + "=$HOME/x \\\n")
     out = release.pin(text, "a" * 40, "v0.2.0")
     assert out.count("uses: agent-patch-gate/gate@" + "a" * 40 + " # v0.2.0") == 2
     assert "actions/checkout@" + "2" * 40 + " # v4.2.2" in out
+    assert ("uses: agent-patch-gate/gate/.github/workflows/gate.yml@" + "a" * 40 + " # v0.2.0"
+            in out)
     assert "--local-repository agent-patch-gate/gate@" + "a" * 40 + "=$HOME/x" in out
     assert '"agent-patch-gate @ git+https://github.com/agent-patch-gate/gate@v0.2.0"' in out
