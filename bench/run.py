@@ -24,6 +24,7 @@ from bench import (
     action,
     classify,
     hashing,
+    isolation,
     ledger,
     phases,
     reaping,
@@ -43,6 +44,7 @@ BENCHMARKS = {
     "setup": setup.bench,
     "seal": seal.bench,
     "reaping": reaping.bench,
+    "isolation": isolation.bench,
     "stamp": stamp.bench,
     "phases": phases.bench,
 }

@@ -1,0 +1,68 @@
+"""The namespace level's cost (issue 27): one run of a trivial command (``true``) through
+:func:`gate.testrun.running.run_command` wrapped for the ``namespace`` level
+(:meth:`gate.testrun.isolation.Seal.wrap`: bubblewrap, and util-linux ``unshare`` where this
+process may) against the same launch unwrapped; and what choosing the level costs
+(:func:`gate.testrun.isolation.observe`: Yama, the bubblewrap probe, the sockets), once per
+``gate stamp``. In this process, interleaved, medians of ``reps`` (at least 30); the 1-minute
+load is printed beside each figure.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import statistics
+import time
+from pathlib import Path
+
+from bench.common import Results, say
+
+
+def _once(argv: list[str]) -> float:
+    from gate.testrun import running
+
+    started = time.perf_counter()
+    running.run_command(argv, 60, io.BytesIO(), io.BytesIO(), grace=0.0)
+    return time.perf_counter() - started
+
+
+def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
+    from gate.decide import isolation as levels
+    from gate.testrun import isolation
+
+    reps = 5 if quick else max(reps, 30)
+    facts = isolation.observe()
+    routes = [by for by, holds in ((levels.BWRAP, facts.bwrap),
+                                   (levels.UNSHARE, facts.unshare and facts.root),
+                                   (levels.SUDO_UNSHARE, facts.unshare and facts.sudo)) if holds]
+    if not routes:
+        say("# isolation: no namespace can be made here (no bubblewrap, no root or sudo): "
+            "skipped")
+        return
+    for by in routes:
+        seal = isolation.Seal(levels.Level(levels.NAMESPACE, by), facts.ptrace_scope, facts,
+                              read_only=tuple(isolation.protected_paths(os.environ)))
+        wrapped = seal.wrap(["true"], dict(os.environ)).argv
+        ours: list[float] = []
+        base: list[float] = []
+        loads: list[float] = []
+        _once(wrapped)
+        _once(["true"])
+        for _ in range(reps):
+            loads.append(os.getloadavg()[0])
+            ours.append(_once(wrapped))
+            base.append(_once(["true"]))
+        results.ratio(f"namespace ({by}) launch of `true`", statistics.median(ours),
+                      statistics.median(base), None,
+                      note=f"interleaved medians of {reps}; baseline: the same launch "
+                           f"unwrapped; load {min(loads):.2f}-{max(loads):.2f}; the wrap "
+                           f"alone {statistics.median(ours) - statistics.median(base):+.4f}s")
+    observed: list[float] = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        isolation.observe()
+        observed.append(time.perf_counter() - started)
+    launch = statistics.median(base)
+    results.ratio("choosing the level (observe)", statistics.median(observed), launch, None,
+                  note=f"medians of {reps}; baseline: one unwrapped launch of `true`; once per "
+                       "gate stamp")
