@@ -661,3 +661,13 @@ def test_the_user_level_runs_the_command_as_the_other_user(shared_folder: Path,
                            "--isolation-user", SUDOER, *command], cwd=shared_folder, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and f"user '{SUDOER}' has passwordless sudo" in done.stderr
+
+
+def test_unshare_counts_only_when_its_namespaces_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A container without CAP_SYS_ADMIN (act's, docker's default) has util-linux and is
+    root, yet refuses the namespaces: the probe fails and unshare does not count."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and util-linux unshare")
+    assert isolation.observe({}).unshare
+    monkeypatch.setattr(isolation, "UNSHARE_PROBE", ("false",))
+    assert not isolation.observe({}).unshare

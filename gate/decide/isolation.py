@@ -59,7 +59,8 @@ class Facts:
     ptrace_scope: int | None
     #: bubblewrap is installed and a sandbox with its own PID namespace started.
     bwrap: bool
-    #: util-linux ``unshare`` and ``setpriv`` are installed.
+    #: util-linux ``unshare`` and ``setpriv`` are installed (and, where the gate is root or
+    #: has passwordless sudo, a PID and mount namespace started through them).
     unshare: bool
     #: The gate runs as root (may make namespaces itself).
     root: bool

@@ -51,6 +51,9 @@ FILE_COMMANDS = ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE",
 #: the signing input, and the stamp step's copy of the path, which the gate's restart without
 #: secrets keeps (gate.action.stamp.KEY_FILE_PATH).
 KEY_FILES = ("GATE_SIGNING_KEY_FILE", "GATE_SIGNING_KEY_FILE_PATH")
+#: The namespaces the unshare route makes, tried once (as root, or through sudo).
+UNSHARE_PROBE = ("unshare", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
+                 "--ipc", "--propagation", "private", "--", "true")
 #: How long a probe (``bwrap``, ``sudo -n``) may take.
 PROBE_SECONDS = 10.0
 
@@ -141,6 +144,9 @@ def observe(env: Mapping[str, str] | None = None, *, other_user: str | None = No
     root = os.geteuid() == 0
     sudo = not root and shutil.which("sudo") is not None and _runs(["sudo", "-n", "true"])
     unshare = shutil.which("unshare") is not None and shutil.which("setpriv") is not None
+    if unshare and (root or sudo):  # installed is not enough: a container without
+        # CAP_SYS_ADMIN (act's, docker's default) refuses the namespaces
+        unshare = _runs([*([] if root else ["sudo", "-n", "--"]), *UNSHARE_PROBE])
     facts = levels.Facts(
         ptrace_scope=_read_int(YAMA), bwrap=_bwrap_starts(), unshare=unshare, root=root,
         sudo=sudo, sockets=reachable_sockets(env),
