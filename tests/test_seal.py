@@ -383,3 +383,52 @@ def test_without_gnu_find_and_sha256sum_the_set_up_stops_saying_so(tmp_path: Pat
         "coreutils' sha256sum; on macOS: brew install findutils coreutils and put their gnubin "
         "folders first on PATH"]
     assert list(seal.iterdir()) == []
+
+
+@pytest.mark.parametrize(("isolation", "refused"), [
+    ("auto", True), ("none", True), ("process", True), ("namespace", True), ("user", False)])
+def test_a_key_file_is_refused_below_the_user_level(isolation: str, refused: bool) -> None:
+    """Below `user` the tests run as the runner's user, who can read the key file; `auto` may
+    end below `user`, so only `user` asked by name lets the step go on (and `gate stamp` then
+    refuses an isolation user who can read the file: the next test)."""
+    from gate.action.stamp import refuse_key_file
+    from gate.errors import GateInputError
+
+    env = {"GATE_SIGNING_KEY_FILE_PATH": "/keys/pinned.pem"}
+    if refused:
+        with pytest.raises(GateInputError) as caught:
+            refuse_key_file(env, isolation)
+        assert caught.value.source == "signing-key-file"
+        assert "set isolation: user with an isolation-user who cannot read" in \
+            caught.value.message
+    else:
+        refuse_key_file(env, isolation)
+    refuse_key_file({}, isolation)  # no key file: nothing to refuse
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="switching to user nobody needs root and util-linux setpriv")
+def test_an_isolation_user_who_can_read_the_key_file_is_refused() -> None:
+    import tempfile
+
+    from gate.testrun import isolation
+
+    tmp_path = Path(tempfile.mkdtemp(dir="/tmp"))  # pytest's own root is root's only
+    os.chmod(tmp_path, 0o755)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    os.chmod(workspace, 0o777)
+    key = tmp_path / "pinned.pem"
+    key.write_text("-----BEGIN PRIVATE KEY-----\n", encoding="utf-8")
+    facts = isolation.observe({})
+    env = {"GATE_SIGNING_KEY_FILE_PATH": str(key)}
+    os.chmod(key, 0o644)
+    problem = isolation.user_problem("nobody", facts, workspace, env)
+    assert problem == (f"user 'nobody' can read the signing key file {key} (fix: chmod go-r it "
+                       "and keep it out of that user's groups, or give the key as a secret "
+                       "through signing-key)")
+    os.chmod(key, 0o600)
+    try:
+        assert isolation.user_problem("nobody", facts, workspace, env) is None
+    finally:
+        shutil.rmtree(tmp_path)

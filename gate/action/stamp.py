@@ -84,26 +84,30 @@ def _make_out(out: Path) -> None:
 KEY_FILE_PATH = "GATE_SIGNING_KEY_FILE_PATH"
 
 
-def refuse_key_file(env: Mapping[str, str]) -> None:
-    """Exit 2 when the job's signing key is a file: the tests run as the runner's user, who can
-    read it (issue 27 break 3: a test read the path from the workflow file, copied the key and
-    signed a green set with it). No isolation level of this release runs them as another user;
-    until one does, a stamp job is refused whenever a key file is given, before any test."""
+def refuse_key_file(env: Mapping[str, str], isolation: str) -> None:
+    """Exit 2 when the job's signing key is a file and the tests may run as a user who can read
+    it (issue 27 break 3: a test read the path from the workflow file, copied the key and
+    signed a green set with it): below the ``user`` isolation level they run as the runner's
+    user. At ``user`` (asked by name: ``auto`` may end lower) ``gate stamp`` refuses an
+    isolation user who can read the file (gate.testrun.isolation.user_problem), before any
+    test."""
     path = env.get(KEY_FILE_PATH, "").strip()
-    if path:
+    if path and isolation != "user":
         raise GateInputError(
             "signing-key-file", "(input)",
             f"{path[:200]!r}: the tests of a stamp job run as the runner's user, who can read "
             "this file, so a test can copy the key; fix: give the key as a secret through "
-            "signing-key (only the signing step after the tests sees it), or run the tests as "
-            "a user who cannot read the file (no isolation level of this release does)")
+            "signing-key (only the signing step after the tests sees it), or set isolation: "
+            "user with an isolation-user who cannot read the file")
 
 
 def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
            env: Mapping[str, str] | None = None) -> int:
     from gate.github import workflow
 
-    refuse_key_file(os.environ if env is None else env)
+    # without a command the tests ran in an earlier step, as the runner's user
+    refuse_key_file(os.environ if env is None else env,
+                    settings.isolation if settings.command.strip() else "none")
     if settings.server_class not in ("local-pinned", "free-server"):
         raise GateInputError("server-class", "(input)",
                              "stamp mode needs server-class local-pinned or free-server")

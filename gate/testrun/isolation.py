@@ -199,6 +199,11 @@ def user_problem(name: str, facts: levels.Facts, workspace: Path,
     if not _runs([*as_user, "test", "-w", str(workspace)]):
         return (f"user {name!r} cannot write the workspace {workspace} (fix: setfacl -R -m "
                 f"u:{name}:rwX {workspace}, or chown it)")
+    key = env.get("GATE_SIGNING_KEY_FILE_PATH", "").strip()
+    if key and _runs([*as_user, "test", "-r", key]):  # the one thing the user level must not
+        return (f"user {name!r} can read the signing key file {key} (fix: chmod go-r it and "
+                "keep it out of that user's groups, or give the key as a secret through "
+                "signing-key)")
     return None
 
 
