@@ -671,3 +671,15 @@ def test_unshare_counts_only_when_its_namespaces_start(monkeypatch: pytest.Monke
     assert isolation.observe({}).unshare
     monkeypatch.setattr(isolation, "UNSHARE_PROBE", ("false",))
     assert not isolation.observe({}).unshare
+
+
+def test_classify_stamps_names_a_signed_stamp_below_the_required_level(tmp_path: Path) -> None:
+    """The command line's offline check (gate classify --stamps DIR --policy P) refuses a
+    covered stamp below ``signing.require_isolation`` as the gate job does."""
+    from tests.core_helpers import NOW, assert_bad_input, run_cli
+
+    _isolated_run(tmp_path, "namespace", "process", "{free-server: namespace}")
+    result = run_cli("classify", "--stamps", tmp_path / "stamps", "--policy",
+                     tmp_path / "policy.yml", "--now", NOW)
+    assert_bad_input(result, "the free-server stamp's test command ran at process, the "
+                             "policy requires namespace")
