@@ -683,3 +683,28 @@ def test_classify_stamps_names_a_signed_stamp_below_the_required_level(tmp_path:
                      tmp_path / "policy.yml", "--now", NOW)
     assert_bad_input(result, "the free-server stamp's test command ran at process, the "
                              "policy requires namespace")
+
+
+@hosted
+def test_the_recorder_loads_at_the_user_level(shared_folder: Path) -> None:
+    """At ``user`` the other user runs pytest: the recorder's private folder (the gate's
+    user's, 0700) is opened to it for reading, still read-only inside, and the stamps come
+    back over the channel."""
+    from tests.property_suite.harness import env as suite_env
+    from tests.property_suite.harness import read_stamps
+    from tests.test_hypothesis_card import FINDS, workspace
+    from tests.test_recorder import select, stamp
+
+    workspace(shared_folder, {"draws": 1, "fixed_band": FINDS})
+    subprocess.run(["chmod", "-R", "a+rwX", str(shared_folder)], check=True)
+    environment = suite_env()
+    if sealed.PYTHONPATH:
+        environment["PYTHONPATH"] += os.pathsep + sealed.PYTHONPATH
+    done = stamp(shared_folder, "out", sealed.PYTHON, "-m", "pytest", "-q", "-p",
+                 "no:cacheprovider", *select("draws", "fixed_band"), "hypo_props.py",
+                 environment=environment, extra=("--isolation", "user", "--isolation-user",
+                                                 "nobody"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = read_stamps(shared_folder / "out")
+    assert (got["draws"]["outcome"], got["fixed_band"]["outcome"]) == ("pass", "assert_fail")
+    assert {s["isolation"]["level"] for s in got.values()} == {"user"}

@@ -306,6 +306,17 @@ class Seal:
         return {"level": self.level.level, "by": self.level.by,
                 "ptrace_scope": self.ptrace_scope}
 
+    def share(self, folder: Path) -> None:
+        """At the ``user`` level, make ``folder`` (the recorder's private folder: its loader
+        and plan, nothing secret) readable to the other user, which runs the command; it
+        stays read-only to it (bound so inside). Nothing below ``user``."""
+        if self.other_user is None:
+            return
+        for path in (folder, *folder.rglob("*")):
+            if path.is_symlink():
+                continue
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+
     def result(self, proc: outcome.ProcessResult) -> outcome.ProcessResult:
         """The command's own result from the wrapper's: inside a namespace the wrapper exits
         128+N when the command was killed by signal N (bubblewrap's rule, and the shell's),

@@ -387,6 +387,7 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
         env = recorder_env(private, plan_path, channel.child_fd, os.environ, workspace)
         argv, stdin = list(request.command), None
         if seal is not None:  # the recorder loads from its private folder, read-only inside
+            seal.share(private)
             wrapped = seal.wrap(argv, env, channel_fd=channel.child_fd,
                                 channel_env=ENV_CHANNEL, extra_read_only=[private])
             argv, env, stdin = wrapped.argv, wrapped.env, wrapped.stdin
