@@ -708,3 +708,15 @@ def test_the_recorder_loads_at_the_user_level(shared_folder: Path) -> None:
     got = read_stamps(shared_folder / "out")
     assert (got["draws"]["outcome"], got["fixed_band"]["outcome"]) == ("pass", "assert_fail")
     assert {s["isolation"]["level"] for s in got.values()} == {"user"}
+
+
+def test_a_seal_says_whether_it_hides_a_file(tmp_path: Path) -> None:
+    key = tmp_path / "key.pem"
+    key.write_text("k")
+    env = {"GATE_SIGNING_KEY_FILE_PATH": str(key)}
+    hidden = tuple(isolation.hidden_paths(env))
+    inside = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts(bwrap=True),
+                            hidden=hidden)
+    outside = isolation.Seal(levels.Level("process", None), 1, facts(), hidden=hidden)
+    assert inside.hides(key) and not inside.hides(tmp_path / "other")
+    assert not outside.hides(key)

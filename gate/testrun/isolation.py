@@ -306,6 +306,12 @@ class Seal:
         return {"level": self.level.level, "by": self.level.by,
                 "ptrace_scope": self.ptrace_scope}
 
+    def hides(self, path: str | os.PathLike[str]) -> bool:
+        """Is the file at ``path`` out of the command's reach at this level: bound over by
+        ``/dev/null`` inside the namespace (the key file, a socket)? For the stamp step's
+        refusal of a key file (``signing-key-file``)."""
+        return self.namespaced and os.path.realpath(path) in self.hidden
+
     def share(self, folder: Path) -> None:
         """At the ``user`` level, make ``folder`` (the recorder's private folder: its loader
         and plan, nothing secret) readable to the other user, which runs the command; it
