@@ -321,8 +321,10 @@ def attack(folder: Path, token: str, isolation_level: str, socket_path: Path,
 
 needs_user = pytest.mark.skipif(sealed.can_drop() is not None, reason=str(sealed.can_drop()))
 needs_bwrap = pytest.mark.skipif(
-    shutil.which("bwrap") is None,
-    reason="bubblewrap is not installed (.ci/run installs it: apt-get install bubblewrap)")
+    not isolation._bwrap_starts(),
+    reason="bubblewrap is not installed (.ci/run installs it: apt-get install bubblewrap) or "
+           "its sandbox does not start (unprivileged user namespaces restricted: "
+           "kernel.apparmor_restrict_unprivileged_userns)")
 
 
 @needs_user
