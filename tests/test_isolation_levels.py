@@ -722,3 +722,22 @@ def test_a_seal_says_whether_it_hides_a_file(tmp_path: Path) -> None:
     outside = isolation.Seal(levels.Level("process", None), 1, facts(), hidden=hidden)
     assert inside.hides(key) and not inside.hides(tmp_path / "other")
     assert not outside.hides(key)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("by", ["bwrap", "unshare"])
+def test_inside_the_namespace_the_command_has_no_capability(by: str) -> None:
+    """As root (a self-hosted runner's root job, this machine) bubblewrap kept every
+    capability: with CAP_SYS_ADMIN the command could unmount the read-only binds. Both routes
+    leave it none (and no_new_privs keeps them from coming back)."""
+    if os.geteuid() != 0:
+        pytest.skip("the command has no capability to drop unless the gate is root")
+    if by == "unshare" and not isolation.observe({}).unshare:
+        pytest.skip("unshare's namespaces do not start here")
+    seal = isolation.Seal(levels.Level("namespace", by), 1,
+                          facts(bwrap=True, unshare=True, root=True),
+                          read_only=(sys.prefix,))
+    argv = seal.wrap(["sh", "-c", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status; "
+                      f"umount {sys.prefix} && echo unmounted"], dict(os.environ)).argv
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout.split() == ["CapEff:", "0000000000000000", "NoNewPrivs:", "1"], done

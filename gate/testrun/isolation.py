@@ -354,8 +354,10 @@ class Seal:
 
     def _bwrap(self, argv: Sequence[str], read_only: Sequence[str]) -> list[str]:
         bwrap = shutil.which("bwrap") or "bwrap"
+        # --cap-drop ALL: as root bubblewrap keeps the capabilities (CAP_SYS_ADMIN would
+        # unmount the read-only binds); no_new_privs keeps them from coming back
         wrapped = [bwrap, "--dev-bind", "/", "/", "--unshare-pid", "--unshare-ipc",
-                   "--die-with-parent", "--new-session", "--proc", "/proc"]
+                   "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--proc", "/proc"]
         if os.path.isdir("/dev/shm"):
             wrapped += ["--tmpfs", "/dev/shm"]
         for path in read_only:
