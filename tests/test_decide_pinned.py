@@ -118,8 +118,9 @@ def test_rerun_table_without_a_recorded_digest_only_row_1() -> None:
             "unclassified": {1}}
 
 
-def test_rerun_table_a_recorded_digest_of_zeros_still_has_another_one() -> None:
-    assert stamps.rerun_table(*_runs("assert_fail", "assert_fail"), "0" * 64) == {
+@pytest.mark.parametrize("pin", ["0" * 64, "1" * 64])
+def test_rerun_table_a_recorded_digest_of_zeros_or_ones_still_has_another_one(pin: str) -> None:
+    assert stamps.rerun_table(*_runs("assert_fail", "assert_fail"), pin) == {
         "unclassified": {1}, "property_miss": {3}, "fixture_drift": {2}}
 
 
@@ -735,6 +736,9 @@ def test_nearest_returns_the_closest_names_or_the_first_ones() -> None:
         "tests.a.TestA.test_one"]
     assert _outcome.nearest(None, "test_tw", names, count=2) == ["test_two", "test_three"]
     assert _outcome.nearest(None, "zzz", []) == []
+    # a selector without a classname is compared by name alone, and spelled so
+    assert _outcome.nearest(None, "test", [("m", "Noneq"), ("m", "tes")], count=1) == ["tes"]
+    assert _outcome.nearest("x", "test_three", names, count=1) == ["test_three"]
 
 
 # receipts: the refusals of `gate receipt write`
@@ -1090,3 +1094,11 @@ def test_a_frozen_value_compares_hashes_and_prints_by_its_fields() -> None:
         "HaltPolicy(expected_marker='m', reserved_scopes=('a.invalid',))")
     assert FIXTURE.replace(host="db.lab.invalid", generation=5) == halt.Binding(
         "run-1", 5, "lab.invalid", "db.lab.invalid", halt.DEFAULT_MARKER, "fixture")
+
+
+def test_a_typo_shows_each_nearest_name_cut_at_80_characters() -> None:
+    long = "test_" + "x" * 120
+    with pytest.raises(_outcome.SelectorTypo) as typo:
+        _outcome.not_matched(CLEAN, (), classname=None, name="test_y", names=[("m", long)],
+                             seen=_outcome.SEEN_UNKNOWN)
+    assert f"nearest: {long[:80]!r}; " in typo.value.message
