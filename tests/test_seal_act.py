@@ -5,7 +5,10 @@ local-pinned key a secret) with the local-pinned job's test command preceded by 
 pull request adds: it writes ``site-packages/zzz.pth`` into the action's venv under
 ``$RUNNER_TEMP/agent-patch-gate/``, whose line runs at the start of every interpreter of that
 venv and prints a marker (the break copied the key and rewrote the red stamp green from there).
-Before the seal, the next step ("Sign the stamps", ``-I``) ran it beside the key. Now the sign
+Before the seal, the next step ("Sign the stamps", ``-I``) ran it beside the key. The job asks
+for ``isolation: none`` (below ``namespace`` the seal is what holds; at ``namespace`` the venv
+is read-only to the command and the plant fails; ``process`` needs Yama, which the test
+machine's kernel lacks). Now the sign
 step checks the set-up step's seal first and refuses: exit 2, one line naming ``zzz.pth`` and
 that a test step changed the action's environment; the planted line never runs, nothing is
 signed or uploaded for that class, and the gate does not open.
@@ -40,8 +43,12 @@ LOCAL = """          server-class: local-pinned
 
 def test_a_pth_planted_by_a_test_never_runs_in_the_signing_step_under_act(
         tmp_path: Path, wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # isolation none: below namespace the seal is what holds (at namespace the venv is
+    # read-only to the command, so the plant itself fails; process needs Yama, which this
+    # machine's kernel lacks)
     edit = {LOCAL: LOCAL.replace("command: python -m pytest",
-                                 "command: python plant.py && python -m pytest")}
+                                 "command: python plant.py && python -m pytest\n"
+                                 "          isolation: none")}
     original = pasted._python_project
 
     def project_with_plant(project: Path) -> None:
@@ -53,7 +60,7 @@ def test_a_pth_planted_by_a_test_never_runs_in_the_signing_step_under_act(
         result = signed._run(tmp_path, double, wheelhouse, edit=edit)
         checks = list(double.check_runs.values())
     local = result.job("stamp-local")
-    assert "planted " in local.stdout, result.log_tail(80)  # the attack was live
+    assert "planted " in local.stdout, local.stdout[-3000:]  # the attack was live
     assert "PLANTED-RAN" not in result.log, result.log_tail(80)
     refusal = [line for line in result.log.splitlines()
                if "zzz.pth was added or changed after the set-up step" in line]
