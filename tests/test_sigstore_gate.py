@@ -34,8 +34,11 @@ LOCAL_ART = "gate-stamps-local-pinned-stamp-1-0a1b2c3d"
 FREE_ART = "gate-stamps-free-server-stamp-1-4e5f6a7b"
 RUN = {"GITHUB_RUN_ID": RUN_ID, "GITHUB_RUN_ATTEMPT": "1", "GITHUB_REPOSITORY": REPO,
        "GITHUB_REPOSITORY_ID": REPO_ID, "GITHUB_SHA": SHA, "GITHUB_JOB": "stamp"}
+#: A public repository's event payload: Sigstore mode signs only where the event shows the
+#: repository public (tests/test_sigstore_private.py tests the rest).
+PUBLIC_EVENT = str(Path(__file__).with_name("sigstore_public_event.json"))
 OIDC = {"ACTIONS_ID_TOKEN_REQUEST_URL": "https://token.test.invalid/x",
-        "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "not-a-real-token"}
+        "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "not-a-real-token", "GITHUB_EVENT_PATH": PUBLIC_EVENT}
 
 
 def claims(server_class: str, **wrong: str) -> dict[str, str]:

@@ -339,7 +339,7 @@ def test_the_framework_reaches_this_module() -> None:
                                   "ACTIONS_ID_TOKEN_REQUEST_URL": " "}])
 def test_the_signing_step_without_id_token_write_is_refused(env: dict[str, str]) -> None:
     with pytest.raises(sb.SigstoreRefusal) as caught:
-        sb.sign_bundle({"_type": "x"}, env=env)
+        sb.sign_bundle({"_type": "x"}, env=env, public_log_opt_in=True, policy_source="p.yml")
     assert caught.value.field == "OIDC token"
     assert "id-token: write" in caught.value.reason
 

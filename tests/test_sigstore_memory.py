@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from gate.decide.signing import SigningPolicy
 from gate.records import memory, signing
 from gate.records import sigstore_bundle as sb
 from tests import sigstore_fake
@@ -77,7 +78,8 @@ def _keyless(record: dict[str, Any], monkeypatch: pytest.MonkeyPatch, claims: di
              job: str = "gate", instance: sigstore_fake.Instance = INSTANCE) -> str:
     """``record`` (for ``job``) as a gate job whose certificate carries ``claims`` signs it."""
     _fulcio(monkeypatch, claims, instance)
-    return memory.encode({**record, "job": job}, signer=signing.sigstore_record_signer(OIDC))
+    return memory.encode({**record, "job": job}, signer=signing.sigstore_record_signer(
+        OIDC, SigningPolicy(), "policy.yml"))
 
 
 def _mine(double: GitHubDouble, attempt: int) -> dict[str, Any]:

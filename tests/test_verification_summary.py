@@ -140,7 +140,7 @@ def test_a_failed_keyless_summary_is_one_line_and_the_decision_stands(
     pol = policy.Policy(signing=SigningPolicy(
         mode="sigstore", workflows=(("gate", "https://github.com/a/b/.github/workflows/g.yml"),)))
 
-    def down(statement: Any, *, env: Any) -> bytes:
+    def down(statement: Any, *, env: Any, **_policy: Any) -> bytes:
         raise sb.SigstoreRefusal("signing step", "sigstore", "signing failed: unreachable")
     monkeypatch.setattr(signing, "sigstore_signer", lambda: down)
     settings = action.Settings.from_env(_gate_env(tmp_path))

@@ -372,7 +372,7 @@ def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
     from gate.records import memory, signing
 
     if pol.signing.mode == "sigstore" and pol.signing.workflows_of("gate"):
-        from gate.records.sigstore_bundle import OIDC_VARIABLES
+        from gate.records.sigstore_bundle import OIDC_VARIABLES, check_public_log
 
         missing = [name for name in OIDC_VARIABLES if not env.get(name, "").strip()]
         if missing:
@@ -381,7 +381,9 @@ def _gate_signer(env: Mapping[str, str], pol: Any) -> Any:
                                  "signer_workflows.gate, so the gate job signs its re-run record"
                                  " keyless; fix: give the gate job `permissions: id-token: "
                                  "write`")
-        return signing.sigstore_record_signer(env)
+        source = env.get("GATE_POLICY", "").strip() or "(policy)"
+        check_public_log(env, opted_in=pol.signing.public_log_for_private, source=source)
+        return signing.sigstore_record_signer(env, pol.signing, source)
     keys = pol.signing.keys_of("gate") if pol.signing.mode == "ed25519" else ()
     if not keys:
         return None
@@ -430,7 +432,9 @@ def _verification_summary(settings: Settings, env: Mapping[str, str],
             listed = signing.key_for(private, sign.keys_of("gate"), "gate", settings.policy)
             data = canonical_json(signing.sign_envelope(statement, private, listed.id))
         else:
-            data = signing.sigstore_signer()(statement, env=env)
+            data = signing.sigstore_signer()(statement, env=env,
+                                             public_log_opt_in=sign.public_log_for_private,
+                                             policy_source=settings.policy or "(policy)")
     except GateInputError as exc:
         print(workflow.log_line(f"agent-patch gate: the verification summary is not signed: "
                                 f"{exc.field}: {exc.message}"))

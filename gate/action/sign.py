@@ -87,7 +87,9 @@ def _sign(settings: Settings, env: Mapping[str, str]) -> int:
         raise GateInputError(str(out), "(folder)", "no stamps to sign")
     statement = signing.statement(files, predicate)
     if sign.mode == "sigstore":
-        bundle = signing.sigstore_signer()(statement, env=env)
+        bundle = signing.sigstore_signer()(statement, env=env,
+                                           public_log_opt_in=sign.public_log_for_private,
+                                           policy_source=settings.policy or "(policy)")
         write_once(out / SIGSTORE_NAME, bundle)
         print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed (Sigstore)"))
         return 0

@@ -101,6 +101,26 @@ def refuse_key_file(env: Mapping[str, str], isolation: str) -> None:
             "user with an isolation-user who cannot read the file")
 
 
+def refuse_public_log(settings: Settings, env: Mapping[str, str]) -> None:
+    """Exit 2 before any test when the policy's Sigstore mode would enter a repository that
+    the event payload does not show public in the public Rekor log: the signing step after
+    the tests refuses the same (gate.records.sigstore_bundle.check_public_log, the one rule)."""
+    from gate.records.files import is_regular_file
+
+    if not settings.policy or not is_regular_file(Path(settings.policy)):
+        return
+    from gate.records import policy
+
+    try:
+        sign = policy.load(Path(settings.policy)).signing
+    except GateInputError:
+        return  # a policy with a mistake: gate stamp names it, as it always did
+    if sign.mode == "sigstore":
+        from gate.records.sigstore_bundle import check_public_log
+
+        check_public_log(env, opted_in=sign.public_log_for_private, source=settings.policy)
+
+
 def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
            env: Mapping[str, str] | None = None) -> int:
     from gate.github import workflow
@@ -108,6 +128,7 @@ def _stamp(settings: Settings, gate_main: Callable[[list[str]], int] | None,
     # without a command the tests ran in an earlier step, as the runner's user
     refuse_key_file(os.environ if env is None else env,
                     settings.isolation if settings.command.strip() else "none")
+    refuse_public_log(settings, os.environ if env is None else env)
     if settings.server_class not in ("local-pinned", "free-server"):
         raise GateInputError("server-class", "(input)",
                              "stamp mode needs server-class local-pinned or free-server")

@@ -27,6 +27,8 @@ DSSE_NAME = "gate-stamp-set.dsse.json"
 SIGSTORE_NAME = "gate-stamp-set.sigstore.json"
 ENVELOPE_NAMES = (DSSE_NAME, SIGSTORE_NAME)
 REFUSED = "reject_unsigned_stamp"
+#: The policy field that lets Sigstore mode sign for a repository that is not public.
+PUBLIC_LOG_FIELD = "signing.sigstore.public_log_for_private_repository"
 
 #: The one line the summary carries while stamps are unsigned (mode off).
 UNSIGNED_NOTICE = ("stamps are unsigned (policy signing.mode is off): a stamp's server class "
@@ -50,6 +52,9 @@ class SigningPolicy:
     per_class: bool = False  # signer_workflows in the mapping form (else the 0.2.0 list)
     #: (server class, the lowest isolation level its stamps must record: gate.decide.isolation)
     isolation: tuple[tuple[str, str], ...] = ()
+    #: sigstore mode: sign through the public-good instance (whose Rekor log is public) even
+    #: when the repository is not public (signing.sigstore.public_log_for_private_repository)
+    public_log_for_private: bool = False
 
     def isolation_of(self, server_class: str) -> str | None:
         """The lowest isolation level ``server_class``'s stamps must record, or None."""
@@ -169,3 +174,37 @@ def subject_problem(subjects: list[Mapping[str, object]], files: Mapping[str, st
             return (f"subject.{index}.digest.sha256", f"{name[:100]!r} has other bytes than "
                     "were signed")
     return None
+
+
+def repository_visibility(event: object) -> str:
+    """``public``, ``private`` (private or internal) or ``unknown``, from a workflow event
+    payload's ``repository.private`` and ``repository.visibility``: public only when what it
+    says is public and nothing says otherwise; anything else (no payload, no repository, a
+    value of another type or an unknown visibility) is unknown."""
+    repo = event.get("repository") if isinstance(event, Mapping) else None
+    if not isinstance(repo, Mapping):
+        return "unknown"
+    private = repo.get("private")
+    visibility = repo.get("visibility")
+    if private is True or visibility in ("private", "internal"):
+        return "private"
+    if private not in (False, None) or visibility not in ("public", None):
+        return "unknown"
+    return "public" if private is False or visibility == "public" else "unknown"
+
+
+def public_log_problem(visibility: str, opted_in: bool) -> str | None:
+    """Why Sigstore mode must not sign here: signing through the public-good instance enters
+    the repository's name, the workflow, the run and the commit (the certificate's claims) in
+    Rekor's public transparency log. None when the repository is public or the policy opts in
+    (:data:`PUBLIC_LOG_FIELD`)."""
+    if visibility == "public" or opted_in:
+        return None
+    said = ("this repository is not public (the event payload's repository.private / "
+            "visibility)" if visibility == "private" else
+            "the event payload ($GITHUB_EVENT_PATH) does not say that this repository is public "
+            "(repository.private / repository.visibility)")
+    return (f"{said}: Sigstore mode signs through the public-good instance, whose public Rekor "
+            "log would then publish the repository's name, workflow and commit; fix: use "
+            "signing.mode ed25519, or set public_log_for_private_repository: true under "
+            "signing.sigstore in the policy if those may be public")

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('policy',)
-SCHEMA_SHA256 = "1a98994037f5cce92fd91107ad0bf96ddf42966e8e88ba4b62f8063d8f6c8d79"
+SCHEMA_SHA256 = "18c9e4060fdcdc89eabfbbf130c6238c671289241342c2d64f75dd252c54e878"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -294,6 +294,11 @@ def validate_https___agent_patch_gate_invalid_schemas_policy_schema_json(data, c
                                     validate_https___agent_patch_gate_invalid_schemas_policy_schema_json___defs_signer_workflows(data__signing__sigstore__signerworkflows__gate, custom_formats, (name_prefix or "data") + ".signing.sigstore.signer_workflows.gate")
                                 if data__signing__sigstore__signerworkflows_keys:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.sigstore.signer_workflows must not contain "+str(data__signing__sigstore__signerworkflows_keys)+" properties")
+                        if "public_log_for_private_repository" in data__signing__sigstore_keys:
+                            data__signing__sigstore_keys.remove("public_log_for_private_repository")
+                            data__signing__sigstore__publiclogforprivaterepository = data__signing__sigstore["public_log_for_private_repository"]
+                            if not (isinstance(data__signing__sigstore__publiclogforprivaterepository, bool)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.sigstore.public_log_for_private_repository must be boolean")
                         if data__signing__sigstore_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".signing.sigstore must not contain "+str(data__signing__sigstore_keys)+" properties")
                 if data__signing_keys:

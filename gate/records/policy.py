@@ -270,8 +270,10 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
                              "mode")
     listed = raw.get("sigstore", {}).get("signer_workflows")
     workflows = _signer_workflows(listed, mode, require, source)
+    public_log = raw.get("sigstore", {}).get("public_log_for_private_repository", False)
     signing = SigningPolicy(mode, require, tuple(keys), workflows=workflows,
-                            per_class=isinstance(listed, dict))
+                            per_class=isinstance(listed, dict),
+                            public_log_for_private=public_log is True)
     isolation = tuple(sorted(raw.get("require_isolation", {}).items()))
     for server_class, _level in isolation:
         if not signing.required(server_class):
@@ -352,6 +354,13 @@ def describe_signing(sign: SigningPolicy) -> list[str]:
             lines.append(f"signing: {owner}: not required signed (require {sign.require})")
     for server_class, level in sign.isolation:
         lines.append(f"signing: {server_class} stamps must record isolation {level} or higher")
+    if sign.mode == "sigstore":
+        lines.append("signing: sigstore: signs through the public-good instance, whose Rekor log "
+                     "is public; " + ("a private repository's name, workflow and commit are "
+                                      "published there too (public_log_for_private_repository)"
+                                      if sign.public_log_for_private else
+                                      "a repository the event does not show public is refused "
+                                      "(public_log_for_private_repository: false)"))
     if sign.mode == "sigstore" and not sign.per_class:
         lines.append("signing: note: signer_workflows is one list for both classes, so only the "
                      "certificate's runner environment tells a local-pinned signer from a "

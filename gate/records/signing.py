@@ -480,11 +480,14 @@ def record_statement(signed: bytes) -> dict[str, Any]:
     return statement
 
 
-def sigstore_record_signer(env: Mapping[str, str]) -> Callable[[bytes], dict[str, Any]]:
+def sigstore_record_signer(env: Mapping[str, str], policy: SigningPolicy, policy_source: str
+                           ) -> Callable[[bytes], dict[str, Any]]:
     """Signs a gate job's re-run record keyless (``{"bundle": ...}``), with the job's GitHub
     OIDC identity, the way the stamp jobs sign their stamp sets (:func:`sigstore_signer`)."""
     def sign(signed: bytes) -> dict[str, Any]:
-        bundle = sigstore_signer()(record_statement(signed), env=env)
+        bundle = sigstore_signer()(record_statement(signed), env=env,
+                                   public_log_opt_in=policy.public_log_for_private,
+                                   policy_source=policy_source)
         return {"bundle": parse_json(bundle, "(the re-run record's Sigstore bundle)")}
     return sign
 

@@ -28,9 +28,11 @@ or file, ``field`` the claim or step that failed (a :data:`CLAIMS` name, ``bundl
 ``signature``, ``payloadType``, ``trusted root``), ``reason`` says what and the fix. The
 framework turns it into a ``reject_unsigned_stamp`` reason with ``str(refusal)``.
 
-Private repositories on github.com sign with GitHub's own Sigstore instance, which has no
-transparency log and whose root is not the public-good one: such a bundle (no log entry) is
-refused with a one-line reason naming that limitation (use ``mode: ed25519`` there).
+Signing goes through the public-good instance only (the pinned signing config), whose Rekor log
+is public: :func:`check_public_log` refuses it for a repository the event payload does not show
+public, unless the policy opts in (``signing.sigstore.public_log_for_private_repository``).
+A bundle from GitHub's own instance (what ``actions/attest`` makes for a private repository)
+has no transparency-log entry and is refused with a one-line reason naming that limitation.
 
 ``sigstore`` (and ``cryptography``) are imported only inside the functions that need them:
 ``gate --version``, ``gate hash`` and ``gate halt hook`` never load them (tests/test_imports.py).
@@ -423,17 +425,42 @@ def verify_stamp_set(bundle_bytes: bytes, *, expect: StampExpect,
                          expect=expectation_for(expect, signer_workflows, where=where))
 
 
-def sign_bundle(statement: Mapping[str, Any], *, env: Mapping[str, str]) -> bytes:
-    """The stamp job's signing step in sigstore mode: ``statement`` (the stamp-set statement,
-    signed as its canonical JSON) as a Sigstore bundle, with the job's GitHub OIDC token.
+def check_public_log(env: Mapping[str, str], *, opted_in: bool, source: str) -> None:
+    """Exit 2 (naming the policy ``source`` and ``signing.sigstore.public_log_for_private_
+    repository``) unless the event payload at ``GITHUB_EVENT_PATH`` shows this repository
+    public or the policy opts in: every Sigstore signature the gate makes (stamp sets, re-run
+    records, verification summaries) is entered in the public-good Rekor log, certificate
+    and all. An event that cannot be read is unknown, and refused like a private one."""
+    from gate.decide import signing as rules
+
+    if opted_in:
+        return
+    event: object = None
+    path = env.get("GITHUB_EVENT_PATH", "").strip()
+    if path:
+        try:
+            event = files.read_json(Path(path))
+        except GateInputError:
+            event = None
+    problem = rules.public_log_problem(rules.repository_visibility(event), opted_in)
+    if problem is not None:
+        raise GateInputError(source, rules.PUBLIC_LOG_FIELD, problem)
+
+
+def sign_bundle(statement: Mapping[str, Any], *, env: Mapping[str, str], public_log_opt_in: bool,
+                policy_source: str) -> bytes:
+    """Any signing the gate does in sigstore mode: ``statement`` (signed as its canonical JSON)
+    as a Sigstore bundle, with the job's GitHub OIDC token.
 
     ``env`` is the step's environment: both :data:`OIDC_VARIABLES` must be in it (the job has
     ``permissions: id-token: write``), else the refusal says so; the token is then requested by
     sigstore's ``detect_credential`` (the ``id`` package, which reads them from the process
-    environment, audience ``sigstore``)."""
+    environment, audience ``sigstore``). A repository not shown public is refused first
+    (:func:`check_public_log`, with the policy's opt-in and the policy file's name)."""
     missing = [name for name in OIDC_VARIABLES if not env.get(name, "").strip()]
     if missing:
         raise SigstoreRefusal("signing step", "OIDC token", f"{', '.join(missing)} unset: give "
                               "the stamp job `permissions: id-token: write` (forks get no "
                               "token: their stamps stay unsigned fork claims)")
+    check_public_log(env, opted_in=public_log_opt_in, source=policy_source)
     return sign_statement(files.canonical_json(statement))
