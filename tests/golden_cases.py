@@ -331,3 +331,23 @@ def judge_files_unlisted() -> dict[str, Any]:
     """The compare call was refused: one line, the door as always."""
     return _judged(all_green(), {"files": [], "error": "repository or commit not found (or "
                                  "not visible to the token): HTTP 404 Not Found"})
+
+
+def deadline_allowlisted() -> dict[str, Any]:
+    """Issue 29 item 2: the slow free runner's DeadlineExceeded (a resource exit, never frozen)
+    on a test the policy allowlists in free-server, with the card's freeze_expires_at set: the
+    red block says the entry does not apply and why, and names the card's deadline_ms."""
+    from gate.decide import outcome
+
+    s = [_recorded("test_render_all", 30, LOCAL, "pass", "l-ra"),
+         _recorded("test_render_all", 30, FREE, "resource_exit", "f-ra",
+                   note=outcome.hypothesis_note(("DeadlineExceeded",)),
+                   failure={"type": "hypothesis.errors.DeadlineExceeded",
+                            "message": "Test took 412.00ms, which exceeds the deadline of "
+                                       "200.00ms", "example": None, "reproduce": None}),
+         _recorded("test_sort_stable", 50, LOCAL, "pass", "l-ss"),
+         _recorded("test_sort_stable", 50, FREE, "pass", "f-ss")]
+    for stamp in s[:2]:
+        stamp["sample_card"]["freeze_expires_at"] = NOW + 20 * DAY
+        stamp["freeze_expires_at"] = NOW + 20 * DAY
+    return _report(_loaded(*s), [_allow("test_render_all", NOW + 25 * DAY)])

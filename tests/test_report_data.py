@@ -17,7 +17,8 @@ from tests import golden_cases as g
 ROOT = Path(__file__).resolve().parent.parent
 # (one_of_each's hand-written failure records leave out ``reproduce``, which the schema needs)
 CASES = [g.all_green, g.broken_stamp_run, g.collection_error, g.junit_route,
-         g.frozen_open, g.health_check, g.renamed_test, g.judge_files, g.judge_files_unlisted]
+         g.frozen_open, g.health_check, g.renamed_test, g.judge_files, g.judge_files_unlisted,
+         g.deadline_allowlisted]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.__name__)

@@ -110,7 +110,7 @@ def outside_fences(md: str) -> str:
 
 def green_items(md: str) -> list[str]:
     lines = md.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith("### ✅"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("#### ✅"))
     return [line for line in lines[start:] if line.startswith("- ")]
 
 

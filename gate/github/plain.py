@@ -46,6 +46,15 @@ def health_check_plain(check: t.HealthCheck) -> str:
             f"\"suppress_health_check\": {t.suppressed_card(check)} to its card (a new card).")
 
 
+def _unused_text(step: t.RetryStep) -> str:
+    """An allowlist entry that does not freeze a run that gave no result, and why."""
+    if step.unused_entry is None:
+        return ""
+    return (f" The allowlist entry for this test (owner {step.unused_entry.owner}) does not "
+            "apply: a run that gave no result is never frozen, only a free-server assertion "
+            "failure beside a green local-pinned run is.")
+
+
 def _retry_text(step: t.RetryStep) -> str:
     causes = "; ".join(c.plain for c in step.causes)
     if step.kind is t.Stuck.COLLECTION:
@@ -57,12 +66,18 @@ def _retry_text(step: t.RetryStep) -> str:
     if step.kind is t.Stuck.INTERRUPTED:
         return (f"Cause: {causes}. Next step: read the stamp job's log; fix a collection error "
                 "(a re-run fails the same way), re-run only a cancelled job.")
+    if step.kind is t.Stuck.DEADLINE and any(c.other_passed for c in step.causes):
+        return (f"Cause: {causes}. Next step: the other class passed on the same card, so this "
+                "runner is the slower one: raise deadline_ms in the card (reviewed, a new card) "
+                "or make the test faster; a re-run helps only a one-off."
+                + _unused_text(step))
     if step.kind is t.Stuck.DEADLINE:
         return (f"Cause: {causes}. Next step: make the test faster or raise deadline_ms in its "
-                "card (a new card); a re-run helps only a one-off slow runner.")
+                "card (a new card); a re-run helps only a one-off slow runner."
+                + _unused_text(step))
     classes = sorted({c.server_class for c in step.causes})
     return (f"Cause: {causes}. Next step: re-run the {' and '.join(classes)} stamp job"
-            + ("s" if len(classes) > 1 else "") + " after fixing the cause.")
+            + ("s" if len(classes) > 1 else "") + " after fixing the cause." + _unused_text(step))
 
 
 def step_text(step: t.Step, now: int) -> str:

@@ -327,6 +327,12 @@ def _class_step(c: t.ClassCause, first: bool, view: View) -> str | None:
                     "Read the stamp job's log: a collection error (a test file that cannot be "
                     "imported) must be fixed, a re-run fails the same way; only a cancelled run "
                     f"is fixed by re-running the {cls} stamp job.")
+        case t.Stuck.DEADLINE if c.other_passed and c.collected_by:
+            return (f"**Next step ({cls}):** a test case ran longer than the card's deadline "
+                    f"there, and the {markdown.inline(c.collected_by)} run passed on the same "
+                    "card, so this runner is the slower one: raise `deadline_ms` in the card "
+                    "(reviewed: a new card, so both stamp jobs run again; `null` for none), or "
+                    "make the test faster. A re-run helps only if this was a one-off.")
         case t.Stuck.DEADLINE:
             return (f"**Next step ({cls}):** a test case ran longer than the card's deadline "
                     "there. If the other class missed it too, on the same example, a re-run "
@@ -343,12 +349,32 @@ def _class_step(c: t.ClassCause, first: bool, view: View) -> str | None:
                     "same).")
 
 
-def _retry_lines(step: t.RetryStep, view: View) -> list[str]:
+def _unused_entry(step: t.RetryStep, now: int, policy: str) -> str | None:
+    """Why the test's allowlist entry does not freeze a run that gave no result."""
+    entry = step.unused_entry
+    if entry is None:
+        return None
+    deadline = any(c.kind is t.Stuck.DEADLINE for c in step.causes)
+    helps = ("the card's `deadline_ms`, reviewed" if deadline
+             else "fixing the cause above")
+    return (f"**The allowlist entry for this test does not apply:** {policy} has one (owner "
+            f"{markdown.inline(entry.owner, 256)}, {when.expiry(entry.ends, now)}), but a run "
+            "that gave no result is never frozen: "
+            + ("Hypothesis's DeadlineExceeded is its own error, not an assertion result, and "
+               if deadline else "")
+            + "the stamp gate freezes only a free-server assertion failure beside a green "
+            f"local-pinned run. What helps is {helps}.")
+
+
+def _retry_lines(step: t.RetryStep, now: int, view: View, policy: str) -> list[str]:
     out: list[str] = []
     for c in step.causes:
         said = _class_step(c, not out, view)
         if said is not None:
             out.append(said)
+    unused = _unused_entry(step, now, policy)
+    if unused is not None and out:
+        out.append(unused)
     # one paragraph per class: consecutive lines would render as one (attrs trial)
     return [line for n, said in enumerate(out) for line in ([""] if n else []) + [said]] or [
         "**Next step:** re-run the stamp job of the class that did not finish."]
@@ -375,7 +401,7 @@ def step_lines(step: t.Step, now: int, view: View) -> list[str]:
         case t.HealthCheckStep():
             return health_check_step(step.check)
         case t.RetryStep():
-            return _retry_lines(step, view)
+            return _retry_lines(step, now, view, policy)
         case t.LocalRedStep():
             return ["**Next step:** the runner you control is red, so the failure is real: fix "
                     "the code or the property; a free-server green never closes it."
@@ -469,6 +495,29 @@ def _details(pair: Pair) -> list[str]:
             *lines, *runs, fence, "", "</details>"]
 
 
+def gloss_lines(pair: Pair) -> list[str]:
+    """The four required lines in words (issue 29): what ``fixture_sha256`` hashes here, that
+    ``failure_class`` and ``freeze_allowed`` are the digest gate's, and which gate decided the
+    door."""
+    if pair.fixture_path:
+        pin = f"the sha256 of the pinned sampler file {markdown.inline(pair.fixture_path, 200)}"
+    elif pair.fixture_sha256:
+        pin = ("the Hypothesis generator's digest (the card's seed and settings: no sampler "
+               "file is pinned, so it changes only with those, not with the test's code)")
+    else:
+        pin = "none: neither run carried a digest"
+    if pair.gate == "stamp":
+        door = (f"the stamp gate decided the door (`stamp_gate` line, row {pair.row}: "
+                f"{'open' if pair.status != 'rejected' else 'closed'})")
+    else:
+        door = (f"the {markdown.inline(pair.gate)} step decided the door before the gates "
+                "compared any results (closed)")
+    return [f"**The required lines below, in words:** `fixture_sha256` is {pin}; "
+            "`failure_class` is the digest gate's label of the two runs; `freeze_allowed` is "
+            "the digest gate's verdict on harness noise (true only for `harness_flake`), not "
+            f"the door: {door}.", ""]
+
+
 def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
     told = tell(pair, now, max_days)
     status = pair.status
@@ -479,7 +528,8 @@ def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
            "", f"**What happened:** {said}.", "",
            "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.run_id)), check)
                                   for r in pair.runs[:4]) or 'none'), ""]
-    out += _freeze_lines(pair, now, view)
+    if not isinstance(told.step, t.RetryStep):  # an entry that does not apply: said below
+        out += _freeze_lines(pair, now, view)
     if out[-1] != "":
         out.append("")
     if check is not None:  # one check, one text: said once, not once per class
@@ -504,7 +554,7 @@ def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
         logs = log_link(view, "the stamp job's log" if one else "the stamp jobs' logs")
         out += [f"The {who} stamp{'' if one else 's'} carr{'ies' if one else 'y'} no failure "
                 f"message: {logs} ha{'s' if one else 've'} the assertion.", ""]
-    out += [*told_lines(told, view), "", *_details(pair), ""]
+    out += [*told_lines(told, view), "", *gloss_lines(pair), *_details(pair), ""]
     return out
 
 
@@ -629,7 +679,8 @@ def green_lines(pairs: Sequence[Pair], view: View, room: int,
     are more than ``collapse_over``; a sentence says how many are not listed."""
     if not pairs:
         return []
-    head = [f"### ✅ {len(pairs)} accepted (green in both server classes)", ""]
+    # an h4, as each red test's heading: a red never reads smaller than the greens (issue 29)
+    head = [f"#### ✅ {len(pairs)} accepted (green in both server classes)", ""]
     collapsed = len(pairs) > collapse_over
     if collapsed:
         head += [f"<details><summary>{len(pairs)} accepted tests</summary>", ""]

@@ -56,11 +56,16 @@ def _bytes(lines: Iterable[str]) -> int:
     return sum(markdown.utf8_len(line) + 1 for line in lines)
 
 
-def _header(report: Report, view: review.View, notes: Sequence[str]) -> list[str]:
-    lines = review.headline(report, view)
-    for note in notes:
-        lines += [f"> **Note:** {markdown.inline(note, NOTE_CHARS)}", ""]
-    return lines
+def notes_lines(notes: Sequence[str]) -> list[str]:
+    """The configuration notes (unsigned stamps, no token, the run decided on, ...), once, in
+    a collapsed section below the reds: they say how the job is set up, not what is red."""
+    if not notes:
+        return []
+    return [f"<details><summary>Configuration notes ({len(notes)}): what this job could "
+            "not do or check</summary>", "",
+            *(line for note in notes
+              for line in (f"> **Note:** {markdown.inline(note, NOTE_CHARS)}", "")),
+            "</details>", ""]
 
 
 def _audit_lines(report: Report) -> list[str]:
@@ -103,11 +108,12 @@ def render(
     view = dataclasses.replace(view or review.View(), check_run_url=check_run_url
                                or (view.check_run_url if view else None))
     pairs = report.pairs
-    out = [*_header(report, view, notes), *ungated.lines(report), *review.judge_lines(report)]
+    out = [*review.headline(report, view), *ungated.lines(report), *review.judge_lines(report)]
     audit = _audit_lines(report)
-    room = max_bytes - _bytes(out) - _bytes(audit) - 600
+    noted = notes_lines(notes)
+    room = max_bytes - _bytes(out) - _bytes(audit) - _bytes(noted) - 600
     reds, _ = review.red_blocks(report, view, room)
-    out += reds
+    out += [*reds, *noted]
     room = max_bytes - _bytes(out) - 200
     if _bytes(audit) <= room:
         out += audit

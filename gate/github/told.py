@@ -321,6 +321,7 @@ class ClassCause:
     exit_code: int | None
     collected_by: str | None  # a collection failure: a class whose run collected the test
     both_not_collected: bool  # the test was not collected in any class
+    other_passed: bool  # the other class's run passed (on the same card)
 
 
 @dataclass(frozen=True)
@@ -329,6 +330,9 @@ class RetryStep:
 
     causes: tuple[ClassCause, ...]
     kind: Stuck | None
+    #: a free-server allowlist entry for the test, which does not apply: a run with no result
+    #: is never frozen (the stamp gate freezes only an assertion failure, row 6)
+    unused_entry: Freeze | None = None
 
 
 @dataclass(frozen=True)
@@ -421,7 +425,8 @@ def _class_cause(run: Run, pair: Pair) -> ClassCause:
         server_class=run.server_class, kind=kind, cause=cause(run), detail=cause(run, False),
         plain=plain, files=found.group(1) if found else None, exit_code=exit_code_of(run),
         collected_by=others[0] if others else None,
-        both_not_collected=all(stuck_kind(r) is Stuck.NOT_COLLECTED for r in pair.runs))
+        both_not_collected=all(stuck_kind(r) is Stuck.NOT_COLLECTED for r in pair.runs),
+        other_passed=any(r is not run and r.outcome == "pass" for r in pair.runs))
 
 
 #: A red in both classes, by :class:`StableKind` (every sink says the same words).
@@ -509,7 +514,8 @@ def _step(pair: Pair, now: int, max_days: int, check: HealthCheck | None) -> Ste
         if check is not None:
             return HealthCheckStep(check)
         return RetryStep(tuple(_class_cause(r, pair) for r in pair.runs
-                               if r.outcome in RETRY_OUTCOMES), pair_stuck_kind(pair))
+                               if r.outcome in RETRY_OUTCOMES), pair_stuck_kind(pair),
+                         pair.freeze)
     if action == "reject_cross_class_pass":
         return LocalRedStep(_reproduce(pair))
     if action == "reject_stable_fail":

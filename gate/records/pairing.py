@@ -461,7 +461,11 @@ def _decide_test(
     result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
     entry = report.cross_class_pair(local.stamp, free.stamp, result,
                                     (local.source, free.source))
-    if result.action in ("freeze_inside_server_class", "reject_freeze_expired"):
+    # a free-server run with no result beside a green local-pinned one (the slow free runner's
+    # DeadlineExceeded) is never frozen: its allowlist entry is reported, to say it does not apply
+    unused = (result.action == "reject_run_retry_new_id" and local.stamp["outcome"] == "pass"
+              and free.stamp["outcome"] in stamps.RETRY_OUTCOMES)
+    if result.action in ("freeze_inside_server_class", "reject_freeze_expired") or unused:
         freeze = _freeze_entry(test_id, allowlist, local.stamp.get("sample_card"), issues)
         if freeze is not None:
             entry["freeze"] = freeze
