@@ -270,7 +270,8 @@ def test_the_pyproject_entry_point_names_the_new_home() -> None:
 RECORDER = "gate.testrun.recorder"
 #: The only project modules the recorder may reach, and the third-party packages they may use.
 RECORDER_MAY_REACH = {"gate", "gate.errors", "gate.testrun", "gate.testrun.recorder",
-                      "gate.testrun.cases", "gate.testrun.hypothesis_card"}
+                      "gate.testrun.cases", "gate.testrun.hypothesis_card",
+                      "gate.testrun.integrity"}
 RECORDER_THIRD_PARTY = {"pytest", "_pytest", "hypothesis"}
 
 

@@ -80,5 +80,6 @@ def test_a_testcase_record_bounds_its_failure_and_crash() -> None:
     schemas.validate("recorder-results", {
         "schema": "gate-recorder-results/v1", "gate_version": "0", "pytest_version": "8",
         "hypothesis_version": "6", "exit_status": 1, "refused": [], "refused_tests": 0,
-        "cases": [record], "collected": {"selected": None, "deselected": [], "ungated": [],
-                                         "failed": []}}, "results")
+        "cases": [record], "tampered": [],
+        "collected": {"selected": None, "deselected": [], "ungated": [], "failed": []}},
+        "results")

@@ -76,7 +76,7 @@ import pytest
 
 FD = os.environ.get("GATE_RECORDER_CHANNEL")  # read at import, before the recorder drops it
 GREEN = {"classname": "hypo_props", "name": "test_fixed_band", "kinds": [], "crash": None,
-         "hypothesis": None, "failure": None, "raised": []}
+         "hypothesis": None, "failure": None, "raised": [], "tampered": None}
 
 
 def send(record):
@@ -267,14 +267,14 @@ PID = 4242
 BEGIN = {"record": "begin", "schema": "gate-recorder-results/v1", "pid": PID,
          "gate_version": "0", "pytest_version": "8", "hypothesis_version": "6"}
 RED = {"classname": "m", "name": "test_red", "kinds": ["failure"], "crash": None,
-       "hypothesis": None, "failure": None, "raised": []}
+       "hypothesis": None, "failure": None, "raised": [], "tampered": None}
 GREEN = {**RED, "name": "test_green", "kinds": []}
 COLLECTED: dict[str, object] = {"selected": None, "deselected": [], "ungated": [], "failed": []}
 
 
 def end(exit_status: int = 1, cases: list[object] | None = None) -> dict[str, object]:
     return {"record": "end", "exit_status": exit_status, "refused": [], "refused_tests": 0,
-            "cases": cases or [], "collected": COLLECTED}
+            "cases": cases or [], "tampered": [], "collected": COLLECTED}
 
 
 def test_one(nodeid: str, *cases: object) -> list[dict[str, object]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.property_suite.harness import env
+from tests.property_suite.harness import env, read_stamps
 from tests.test_hypothesis_card import FINDS, workspace
 from tests.test_recorder import pytest_argv, select
 
@@ -162,3 +162,180 @@ def test_a_pytest_on_the_users_own_pythonpath_is_not_the_workspaces(tmp_path: Pa
     got = recorder_route.workspace_path([str(tmp_path)], os.pathsep.join(
         ["/opt/site", str(tmp_path / "src"), ""]))
     assert got == [str(tmp_path), str(tmp_path / "src")]
+
+
+# --- in-process tampering: caught at every report and at the session's end ----------------------
+
+FORGE_REPORTS = '''
+from _pytest.reports import TestReport
+
+_made = TestReport.from_item_and_call.__func__
+
+
+def _forged(cls, item, call):
+    report = _made(cls, item, call)
+    if report.when == "call" and report.failed:
+        report.outcome, report.longrepr = "passed", None
+    return report
+
+
+TestReport.from_item_and_call = classmethod(_forged)
+'''
+
+#: The same forgery, its code compiled under pytest's own file name and given the original's
+#: qualified name and module: ``co_filename`` and ``__qualname__`` say pytest's.
+FORGE_FILENAME = '''
+import _pytest.reports as reports
+
+SOURCE = """
+def from_item_and_call(cls, item, call):
+    report = _gate_made(cls, item, call)
+    if report.when == "call" and report.failed:
+        report.outcome, report.longrepr = "passed", None
+    return report
+"""
+reports._gate_made = reports.TestReport.from_item_and_call.__func__
+exec(compile(SOURCE, reports.__file__, "exec"), vars(reports))
+forged = vars(reports).pop("from_item_and_call")
+forged.__qualname__ = "TestReport.from_item_and_call"
+reports.TestReport.from_item_and_call = classmethod(forged)
+'''
+
+REWRITE_OUTCOME = '''
+import pytest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        report.outcome, report.longrepr = "passed", None
+    return report
+'''
+
+
+def _attack(root: Path, how: str) -> list[str]:
+    """Plant one forgery; the pytest command's arguments."""
+    if how == "conftest":
+        (root / "conftest.py").write_text(FORGE_REPORTS)
+    elif how.startswith("addopts plugin"):  # pytest 9 reads pytest.toml before pytest.ini
+        (root / "forge.py").write_text(FORGE_FILENAME if "co_filename" in how else FORGE_REPORTS)
+        (root / "pytest.toml").write_text(
+            '[pytest]\naddopts = ["-p", "forge", "-p", "no:cacheprovider"]\n'
+            'python_files = ["hypo_*.py"]\n')
+    elif how == "test module":  # collected, so imported, whatever -k deselects
+        (root / "hypo_zz_helpers.py").write_text(FORGE_REPORTS)
+        return [sys.executable, "-m", "pytest", "-q", *select("fixed_band"), "hypo_props.py",
+                "hypo_zz_helpers.py"]
+    else:
+        (root / "conftest.py").write_text(REWRITE_OUTCOME)
+    return pytest_argv(*select("fixed_band"))
+
+
+@pytest.mark.parametrize(("how", "note"), [
+    ("conftest", "_pytest.reports.TestReport.from_item_and_call was replaced during the run"),
+    ("addopts plugin", "_pytest.reports.TestReport.from_item_and_call is not the installed "
+                       "_pytest.reports's own"),
+    ("addopts plugin, forged co_filename", "_pytest.reports.TestReport.from_item_and_call is "
+                                           "not the installed _pytest.reports's own"),
+    ("test module", "_pytest.reports.TestReport.from_item_and_call was replaced during the run"),
+    ("makereport wrapper", "the report says passed, but Hypothesis's engine found a failing "
+                           "example in the call"),
+])
+def test_a_forged_pass_is_a_resource_exit(tmp_path: Path, how: str, note: str) -> None:
+    """Breaks 6 and 7: the red property's failing call reported as passed, by replacing
+    pytest's report constructor (from a conftest, from a plugin the configuration's addopts
+    loads before the recorder, from a collected test module) or by a conftest's makereport
+    wrapper. Before the fix: a ``pass`` stamp. Now: ``resource_exit`` naming what and where."""
+    workspace(tmp_path, {"fixed_band": FINDS})
+    done = stamp(tmp_path, "out", *_attack(tmp_path, how))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (got,) = read_stamps(tmp_path / "out").values()
+    assert got["outcome"] == "resource_exit", got
+    assert got["note"].startswith("the recorder found the test process tampered with: ")
+    assert note in got["note"], got["note"]
+
+
+RESEED = '''
+import os
+
+import pytest
+from hypothesis import settings
+from hypothesis.database import InMemoryExampleDatabase
+
+MODE = {mode!r}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    if os.environ.get("GATE_SERVER_CLASS") == "free-server":
+        fn = getattr(item.obj, "__func__", item.obj)
+        if MODE == "seed":
+            fn._hypothesis_internal_use_seed = 12345
+        elif MODE == "derandomize":
+            fn._hypothesis_internal_use_settings = settings(
+                fn._hypothesis_internal_use_settings, derandomize=True)
+        else:
+            fn._hypothesis_internal_use_settings = settings(
+                fn._hypothesis_internal_use_settings, database=InMemoryExampleDatabase())
+    return (yield)
+'''
+
+
+@pytest.mark.parametrize(("mode", "field"), [("seed", "seed"), ("derandomize", "derandomize"),
+                                             ("database", "database")])
+def test_a_card_changed_on_one_class_only_is_seen(tmp_path: Path, mode: str, field: str) -> None:
+    """Break 7: a conftest wrapper re-seeds (or derandomizes, or gives an example database)
+    only on the free-server leg, after the recorder applied the card. Before the fix both
+    stamps carried the card's ``hypothesis`` object, so the pairing took them for one
+    experiment. Now the stamp carries what the engine ran with and the free-server one is
+    ``resource_exit``: the card was changed during the run."""
+    workspace(tmp_path, {"draws": 1})
+    (tmp_path / "conftest.py").write_text(RESEED.format(mode=mode))
+    stamps = {}
+    for server_class in ("local-pinned", "free-server"):
+        environment = {**env(), "GATE_SERVER_CLASS": server_class}
+        done = stamp(tmp_path, server_class, *pytest_argv(*select("draws")),
+                     server_class=server_class, environment=environment)
+        assert done.returncode == 0, done.stdout + done.stderr
+        (stamps[server_class],) = read_stamps(tmp_path / server_class).values()
+    local, free = stamps["local-pinned"], stamps["free-server"]
+    assert local["outcome"] == "pass" and local["hypothesis"]["seed"] == 1
+    assert local["hypothesis"] != free["hypothesis"]
+    assert free["outcome"] == "resource_exit", free
+    assert (f"the card was changed during the run: the engine ran with another {field} than "
+            "the card's") in free["note"]
+    expected = {"seed": None, "derandomize": True, "database": "InMemoryExampleDatabase"}
+    assert free["hypothesis"][field] == expected[field]
+
+
+def test_the_references_match_the_installed_files_of_this_process() -> None:
+    """Every watched object of the pytest, pluggy and Hypothesis installed here is found and
+    its code is the installed file's (Hypothesis's compiled through pytest's assertion
+    rewriter, as it was loaded): a version that moves one is seen here first."""
+    from gate.testrun import integrity
+
+    watch = integrity.Integrity()
+    watch.take()
+    assert watch.found == []
+    assert {m for m, _ in watch.refs} == {m for m, _, _ in integrity.WATCHED if m in sys.modules}
+    assert ("_pytest.reports", "TestReport.from_item_and_call") in watch.refs
+    assert watch.check() == []
+
+
+def test_a_replaced_reference_is_named_with_where_it_now_comes_from(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from _pytest import unittest  # its hook is already registered: this run is not touched
+
+    from gate.testrun import integrity
+
+    watch = integrity.Integrity()
+    watch.take()
+
+    def pytest_runtest_makereport(*args: object) -> None:
+        return None
+
+    monkeypatch.setattr(unittest, "pytest_runtest_makereport", pytest_runtest_makereport)
+    (line,) = watch.check()
+    assert line.startswith("_pytest.unittest.pytest_runtest_makereport was replaced during the "
+                           f"run (now {__file__}:")

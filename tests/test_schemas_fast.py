@@ -69,7 +69,7 @@ BASES["manifest"] = [{"version": 1, "properties": [
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]
 
 _CASE = {"classname": "m", "name": "test_p", "kinds": ["failure"], "crash": "ValueError",
-         "hypothesis": None, "raised": ["builtins.ValueError"],
+         "hypothesis": None, "raised": ["builtins.ValueError"], "tampered": None,
          "failure": {"type": "ValueError", "message": "m", "example": None, "reproduce": None}}
 BASES["recorder-record"] = [
     {"record": "begin", "schema": "gate-recorder-results/v1", "pid": 7, "gate_version": "1",
@@ -77,6 +77,7 @@ BASES["recorder-record"] = [
     {"record": "started", "nodeid": "m.py::test_p"},
     {"record": "finished", "nodeid": "m.py::test_p", "cases": [_CASE]},
     {"record": "end", "exit_status": 1, "refused": [], "refused_tests": 0, "cases": [_CASE],
+     "tampered": [],
      "collected": {"selected": [["m", "test_p"]], "deselected": [], "ungated": [],
                    "failed": []}}]
 

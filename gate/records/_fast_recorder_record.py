@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-record', 'recorder-results')
-SCHEMA_SHA256 = "554b5a902e8654ae27b3eb57aefd6b6ac3a57a9aeb43a43fdf4ac33ad038aae3"
+SCHEMA_SHA256 = "ef77e089363e20ad60350edf3d31a8570e9489bd6498bdf3c5d0fa4080b29779"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -50,7 +50,7 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_record_schema_jso
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['record', 'exit_status', 'refused', 'refused_tests', 'cases', 'collected']) - data.keys()
+        data__missing_keys = set(['record', 'exit_status', 'refused', 'refused_tests', 'cases', 'tampered', 'collected']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
         data_keys = set(data.keys())
@@ -76,6 +76,10 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_record_schema_jso
             data_keys.remove("cases")
             data__cases = data["cases"]
             validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_json__properties_cases(data__cases, custom_formats, (name_prefix or "data") + ".cases")
+        if "tampered" in data_keys:
+            data_keys.remove("tampered")
+            data__tampered = data["tampered"]
+            validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_json__properties_tampered(data__tampered, custom_formats, (name_prefix or "data") + ".tampered")
         if "collected" in data_keys:
             data_keys.remove("collected")
             data__collected = data["collected"]
@@ -252,6 +256,23 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
     return data
 
+def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_json__properties_tampered(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, list)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", rule='type')
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len > 20:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain less than or equal to 20 items", value=data, name="" + (name_prefix or "data") + "", rule='maxItems')
+        for data_x, data_item in enumerate(data):
+            if not (isinstance(data_item, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be string", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", rule='type')
+            if isinstance(data_item, str):
+                data_item_len = len(data_item)
+                if data_item_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", rule='maxLength')
+    return data
+
 def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_json__properties_cases(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, list)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", rule='type')
@@ -265,7 +286,7 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                 raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be object", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", rule='type')
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
-                data_item__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised']) - data_item.keys()
+                data_item__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised', 'tampered']) - data_item.keys()
                 if data_item__missing_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must contain " + (str(sorted(data_item__missing_keys)) + " properties"), value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", rule='required')
                 data_item_keys = set(data_item.keys())
@@ -405,6 +426,15 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                 data_item__raised_item_len = len(data_item__raised_item)
                                 if data_item__raised_item_len > 1000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].raised[{data_item__raised_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data_item__raised_item, name="" + (name_prefix or "data") + "[{data_x}].raised[{data_item__raised_x}]".format(**locals()) + "", rule='maxLength')
+                if "tampered" in data_item_keys:
+                    data_item_keys.remove("tampered")
+                    data_item__tampered = data_item["tampered"]
+                    if not (isinstance(data_item__tampered, str) or data_item__tampered is None):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].tampered".format(**locals()) + " must be string or null", value=data_item__tampered, name="" + (name_prefix or "data") + "[{data_x}].tampered".format(**locals()) + "", rule='type')
+                    if isinstance(data_item__tampered, str):
+                        data_item__tampered_len = len(data_item__tampered)
+                        if data_item__tampered_len > 1000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].tampered".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data_item__tampered, name="" + (name_prefix or "data") + "[{data_x}].tampered".format(**locals()) + "", rule='maxLength')
                 if data_item_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must not contain "+str(data_item_keys)+" properties", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", rule='additionalProperties')
     return data
@@ -432,8 +462,8 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "seed" in data_keys:
             data_keys.remove("seed")
             data__seed = data["seed"]
-            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool))):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer", value=data__seed, name="" + (name_prefix or "data") + ".seed", rule='type')
+            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool)) or data__seed is None):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer or null", value=data__seed, name="" + (name_prefix or "data") + ".seed", rule='type')
         if "max_examples" in data_keys:
             data_keys.remove("max_examples")
             data__maxexamples = data["max_examples"]
@@ -450,8 +480,12 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "database" in data_keys:
             data_keys.remove("database")
             data__database = data["database"]
-            if not (data__database is None):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null", value=data__database, name="" + (name_prefix or "data") + ".database", rule='type')
+            if not (data__database is None or isinstance(data__database, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null or string", value=data__database, name="" + (name_prefix or "data") + ".database", rule='type')
+            if isinstance(data__database, str):
+                data__database_len = len(data__database)
+                if data__database_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be shorter than or equal to 200 characters", value=data__database, name="" + (name_prefix or "data") + ".database", rule='maxLength')
         if "deadline_ms" in data_keys:
             data_keys.remove("deadline_ms")
             data__deadlinems = data["deadline_ms"]
@@ -558,7 +592,7 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised']) - data.keys()
+        data__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised', 'tampered']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
         data_keys = set(data.keys())
@@ -698,6 +732,15 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                         data__raised_item_len = len(data__raised_item)
                         if data__raised_item_len > 1000:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".raised[{data__raised_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data__raised_item, name="" + (name_prefix or "data") + ".raised[{data__raised_x}]".format(**locals()) + "", rule='maxLength')
+        if "tampered" in data_keys:
+            data_keys.remove("tampered")
+            data__tampered = data["tampered"]
+            if not (isinstance(data__tampered, str) or data__tampered is None):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered must be string or null", value=data__tampered, name="" + (name_prefix or "data") + ".tampered", rule='type')
+            if isinstance(data__tampered, str):
+                data__tampered_len = len(data__tampered)
+                if data__tampered_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered must be shorter than or equal to 1000 characters", value=data__tampered, name="" + (name_prefix or "data") + ".tampered", rule='maxLength')
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
     return data

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "4bb9be29dcff789e73d663639eed2ca7e49d0a6bb865e9a09e043f61dd65852c"
+SCHEMA_SHA256 = "2e1a6cea54e90ddfed9946145c39d55b8268eb363ebfc3ee45ff47576965f120"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -24,7 +24,7 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['schema', 'gate_version', 'pytest_version', 'hypothesis_version', 'exit_status', 'refused', 'refused_tests', 'cases', 'collected']) - data.keys()
+        data__missing_keys = set(['schema', 'gate_version', 'pytest_version', 'hypothesis_version', 'exit_status', 'refused', 'refused_tests', 'cases', 'tampered', 'collected']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
         data_keys = set(data.keys())
@@ -105,7 +105,7 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + " must be object", value=data__cases_item, name="" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + "", rule='type')
                     data__cases_item_is_dict = isinstance(data__cases_item, dict)
                     if data__cases_item_is_dict:
-                        data__cases_item__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised']) - data__cases_item.keys()
+                        data__cases_item__missing_keys = set(['classname', 'name', 'kinds', 'crash', 'hypothesis', 'failure', 'raised', 'tampered']) - data__cases_item.keys()
                         if data__cases_item__missing_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + " must contain " + (str(sorted(data__cases_item__missing_keys)) + " properties"), value=data__cases_item, name="" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + "", rule='required')
                         data__cases_item_keys = set(data__cases_item.keys())
@@ -245,8 +245,34 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                         data__cases_item__raised_item_len = len(data__cases_item__raised_item)
                                         if data__cases_item__raised_item_len > 1000:
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}].raised[{data__cases_item__raised_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data__cases_item__raised_item, name="" + (name_prefix or "data") + ".cases[{data__cases_x}].raised[{data__cases_item__raised_x}]".format(**locals()) + "", rule='maxLength')
+                        if "tampered" in data__cases_item_keys:
+                            data__cases_item_keys.remove("tampered")
+                            data__cases_item__tampered = data__cases_item["tampered"]
+                            if not (isinstance(data__cases_item__tampered, str) or data__cases_item__tampered is None):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}].tampered".format(**locals()) + " must be string or null", value=data__cases_item__tampered, name="" + (name_prefix or "data") + ".cases[{data__cases_x}].tampered".format(**locals()) + "", rule='type')
+                            if isinstance(data__cases_item__tampered, str):
+                                data__cases_item__tampered_len = len(data__cases_item__tampered)
+                                if data__cases_item__tampered_len > 1000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}].tampered".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data__cases_item__tampered, name="" + (name_prefix or "data") + ".cases[{data__cases_x}].tampered".format(**locals()) + "", rule='maxLength')
                         if data__cases_item_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + " must not contain "+str(data__cases_item_keys)+" properties", value=data__cases_item, name="" + (name_prefix or "data") + ".cases[{data__cases_x}]".format(**locals()) + "", rule='additionalProperties')
+        if "tampered" in data_keys:
+            data_keys.remove("tampered")
+            data__tampered = data["tampered"]
+            if not (isinstance(data__tampered, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered must be array", value=data__tampered, name="" + (name_prefix or "data") + ".tampered", rule='type')
+            data__tampered_is_list = isinstance(data__tampered, (list, tuple))
+            if data__tampered_is_list:
+                data__tampered_len = len(data__tampered)
+                if data__tampered_len > 20:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered must contain less than or equal to 20 items", value=data__tampered, name="" + (name_prefix or "data") + ".tampered", rule='maxItems')
+                for data__tampered_x, data__tampered_item in enumerate(data__tampered):
+                    if not (isinstance(data__tampered_item, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered[{data__tampered_x}]".format(**locals()) + " must be string", value=data__tampered_item, name="" + (name_prefix or "data") + ".tampered[{data__tampered_x}]".format(**locals()) + "", rule='type')
+                    if isinstance(data__tampered_item, str):
+                        data__tampered_item_len = len(data__tampered_item)
+                        if data__tampered_item_len > 1000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tampered[{data__tampered_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters", value=data__tampered_item, name="" + (name_prefix or "data") + ".tampered[{data__tampered_x}]".format(**locals()) + "", rule='maxLength')
         if "collected" in data_keys:
             data_keys.remove("collected")
             data__collected = data["collected"]
@@ -442,8 +468,8 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "seed" in data_keys:
             data_keys.remove("seed")
             data__seed = data["seed"]
-            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool))):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer", value=data__seed, name="" + (name_prefix or "data") + ".seed", rule='type')
+            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool)) or data__seed is None):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer or null", value=data__seed, name="" + (name_prefix or "data") + ".seed", rule='type')
         if "max_examples" in data_keys:
             data_keys.remove("max_examples")
             data__maxexamples = data["max_examples"]
@@ -460,8 +486,12 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "database" in data_keys:
             data_keys.remove("database")
             data__database = data["database"]
-            if not (data__database is None):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null", value=data__database, name="" + (name_prefix or "data") + ".database", rule='type')
+            if not (data__database is None or isinstance(data__database, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null or string", value=data__database, name="" + (name_prefix or "data") + ".database", rule='type')
+            if isinstance(data__database, str):
+                data__database_len = len(data__database)
+                if data__database_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be shorter than or equal to 200 characters", value=data__database, name="" + (name_prefix or "data") + ".database", rule='maxLength')
         if "deadline_ms" in data_keys:
             data_keys.remove("deadline_ms")
             data__deadlinems = data["deadline_ms"]

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "f32f8fda1bbfec1d4f3341503ab9525d6fdc7f37c6ceb78171586ae9933faed9"
+SCHEMA_SHA256 = "1bc377ed0ead92b459126439612d8000890f3fd0591ae527db8352bffe975008"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -413,8 +413,8 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "seed" in data_keys:
             data_keys.remove("seed")
             data__seed = data["seed"]
-            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool))):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer")
+            if not ((isinstance(data__seed, int) and not isinstance(data__seed, bool)) or data__seed is None):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".seed must be integer or null")
         if "max_examples" in data_keys:
             data_keys.remove("max_examples")
             data__maxexamples = data["max_examples"]
@@ -431,8 +431,12 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_h
         if "database" in data_keys:
             data_keys.remove("database")
             data__database = data["database"]
-            if not (data__database is None):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null")
+            if not (data__database is None or isinstance(data__database, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be null or string")
+            if isinstance(data__database, str):
+                data__database_len = len(data__database)
+                if data__database_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".database must be shorter than or equal to 200 characters")
         if "deadline_ms" in data_keys:
             data_keys.remove("deadline_ms")
             data__deadlinems = data["deadline_ms"]

@@ -35,6 +35,8 @@ KINDS = (FAILURE, ERROR, SKIPPED)
 FAILURE_BOUNDS = {"type": 200, "message": 2000, "example": 4000, "reproduce": 1000}
 #: The bound of a testcase's ``crash`` (an exception type's name) in the recorder's records.
 CRASH_BOUND = 1000
+#: The bound of a testcase's ``tampered`` (what the recorder found) in the recorder's records.
+TAMPERED_BOUND = 1000
 
 
 def bounded(text: str, limit: int) -> str:
@@ -102,6 +104,8 @@ class Case:
     hypothesis: dict[str, Any] | None = None  # the generator in force (a gated test)
     failure: dict[str, Any] | None = None  # the call failure, as the stamp's ``failure``
     raised: tuple[str, ...] = ()  # qualified types of every exception the call raised
+    #: Why a report of this test cannot be believed (the recorder's finding, issue 27).
+    tampered: str | None = None
 
     @property
     def status(self) -> str:
@@ -115,13 +119,15 @@ class Case:
                 "crash": None if self.crash is None else bounded(self.crash, CRASH_BOUND),
                 "hypothesis": self.hypothesis,
                 "failure": None if self.failure is None else bounded_failure(self.failure),
-                "raised": list(self.raised)}
+                "raised": list(self.raised),
+                "tampered": None if self.tampered is None else bounded(self.tampered,
+                                                                        TAMPERED_BOUND)}
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Case:
         return cls((record["classname"], record["name"]), set(record["kinds"]),
                    record["crash"], record["hypothesis"], record["failure"],
-                   tuple(record["raised"]))
+                   tuple(record["raised"]), record["tampered"])
 
 
 @dataclass
@@ -132,10 +138,12 @@ class Cases:
     open: dict[str, Case] = field(default_factory=dict)
     failed_call: set[str] = field(default_factory=set)
     generators: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tampered: dict[str, str] = field(default_factory=dict)
 
     def _open(self, nodeid: str) -> Case:
         if nodeid not in self.open:
-            self.open[nodeid] = Case(junit_key(nodeid), hypothesis=self.generators.get(nodeid))
+            self.open[nodeid] = Case(junit_key(nodeid), hypothesis=self.generators.get(nodeid),
+                                     tampered=self.tampered.get(nodeid))
         return self.open[nodeid]
 
     def _finalize(self, nodeid: str) -> None:
@@ -151,6 +159,11 @@ class Cases:
             self.generators[nodeid] = generator
             if nodeid in self.open:
                 self.open[nodeid].hypothesis = generator
+        tampered = getattr(report, "gate_tampered", None)
+        if tampered is not None and nodeid not in self.tampered:  # the first finding stays
+            self.tampered[nodeid] = str(tampered)
+            if nodeid in self.open and self.open[nodeid].tampered is None:
+                self.open[nodeid].tampered = str(tampered)
         if report.passed:
             if report.when == "call":
                 self._open(nodeid)
@@ -306,6 +319,11 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
                                       "stopped before its end)")
         return decided
     matches = lookup(cases, classname, name)
+    tampered = next((c.tampered for c in matches if c.tampered), None)
+    if tampered is not None:  # nothing its reports say can be believed: never a pass
+        return outcome.Outcome(outcome.RESOURCE_EXIT, 5,
+                               f"the recorder found the test process tampered with: "
+                               f"{tampered}")
     has_red = any(c.status in (FAILURE, ERROR) for c in cases)
     raised = matches[0].raised if len(matches) == 1 else ()
     decided = outcome.from_junit(

@@ -249,7 +249,7 @@ class ResultsChannel:
             "hypothesis_version": begin["hypothesis_version"],
             "exit_status": end["exit_status"], "refused": end["refused"],
             "refused_tests": end["refused_tests"], "cases": [*self._cases, *end["cases"]],
-            "collected": end["collected"]}
+            "tampered": end["tampered"], "collected": end["collected"]}
         schemas.validate("recorder-results", assembled, "the recorder's channel")
         return assembled
 

@@ -265,9 +265,36 @@ def _experiment(card: dict[str, Any]) -> dict[str, Any]:
     return {k: card.get(k) for k in CARD_FIELDS if k in card}
 
 
+#: The settings the engine's runner is compared on with the card's (the stamp's own fields, and
+#: what else decides the examples: phases and backend).
+OBSERVED = ("max_examples", "derandomize", "database", "deadline", "suppress_health_check",
+            "phases", "backend")
+#: The health check Hypothesis's own pytest plugin suppresses for every parametrized test (a
+#: false alarm there, Hypothesis issue 3733; it never changes which examples run): not a change
+#: to the card, and left out of the stamp unless the card lists it.
+HYPOTHESIS_OWN = "differing_executors"
+
+
+@dataclass
+class Engine:
+    """One run of Hypothesis's engine during a gated test's call, as the runner was built:
+    the settings it got, whether its random generator was the card seed's, and the runner
+    (after the call: did it find a failing example)."""
+
+    runner: Any
+    settings: Any
+    seeded: bool
+
+    @property
+    def failed(self) -> bool:
+        return bool(getattr(self.runner, "interesting_test_cases", None)  # 6.1xx's name
+                    or getattr(self.runner, "interesting_examples", None))
+
+
 @dataclass
 class Applied:
-    """One gated test with its card: apply before set-up, restore after teardown."""
+    """One gated test with its card: apply before set-up, restore after teardown; while the
+    call runs, what the engine ran with is observed (:meth:`observing`), not copied."""
 
     fn: Any
     card: dict[str, Any]
@@ -275,13 +302,24 @@ class Applied:
     saved: tuple[Any, Any] | None = None
     examples_run: int | None = None
     _hidden: list[Any] = field(default_factory=list)
+    #: The engine runs of the last call (:class:`Engine`), and what the call raised.
+    engines: list[Engine] = field(default_factory=list)
+    raised: BaseException | None = None
+    called: bool = False
+    _seeded_state: Any = None
 
     def apply(self) -> None:
         self.saved = (self.fn._hypothesis_internal_use_settings,
                       self.fn._hypothesis_internal_use_seed)
         self.fn._hypothesis_internal_use_settings = self.settings
         self.fn._hypothesis_internal_use_seed = self.card["seed"]
+        self.reset()
+
+    def reset(self) -> None:
         self.examples_run = None
+        self.engines = []
+        self.raised = None
+        self.called = False
 
     def restore(self) -> None:
         if self.saved is not None:
@@ -289,40 +327,110 @@ class Applied:
              self.fn._hypothesis_internal_use_seed) = self.saved
             self.saved = None
 
+    def _card_state(self) -> Any:
+        if self._seeded_state is None:
+            from random import Random
+
+            self._seeded_state = Random(self.card["seed"]).getstate()  # noqa: S311 (Hypothesis's own)
+        return self._seeded_state
+
+    @contextlib.contextmanager
+    def _engine_watched(self) -> Iterator[None]:
+        """While the call runs, every runner Hypothesis's core builds is noted as it is built
+        (its settings, its random generator's state before any draw): the engine's own class,
+        taken from the engine module, is what builds it."""
+        try:
+            from hypothesis import core as core_module
+            from hypothesis.internal.conjecture import engine
+        except ImportError:  # pragma: no cover - Hypothesis is there for a gated test
+            yield
+            return
+        core: Any = core_module  # its ConjectureRunner is a private name, set for the call
+        runner_class = engine.ConjectureRunner
+        previous = core.ConjectureRunner
+        engines = self.engines
+
+        def built(*args: Any, **kwargs: Any) -> Any:
+            runner = runner_class(*args, **kwargs)
+            engines.append(Engine(runner, runner.settings,
+                                  runner.random.getstate() == self._card_state()))
+            return runner
+
+        core.ConjectureRunner = built
+        try:
+            yield
+        finally:
+            core.ConjectureRunner = previous
+
     @contextlib.contextmanager
     def observing(self) -> Iterator[None]:
-        """While the test runs: count the examples, hide the local-constants pool."""
+        """While the test runs: count the examples, hide the local-constants pool, note each
+        engine run (:meth:`_engine_watched`) and what the call raised."""
         from hypothesis.statistics import collector
 
         previous = collector.value
         seen: list[dict[str, Any]] = []
+        self.engines = []
+        self.raised = None
+        self.called = True
 
         def note(stats: dict[str, Any]) -> None:
             seen.append(stats)
             if previous is not None:
                 previous(stats)  # keep Hypothesis's own statistics working
 
-        with _no_local_constants(), collector.with_value(note):  # type: ignore[arg-type]
+        with _no_local_constants(), \
+                collector.with_value(note), self._engine_watched():  # type: ignore[arg-type]
             try:
                 yield
+            except BaseException as exc:
+                self.raised = exc
+                raise
             finally:
                 if seen:
                     self.examples_run = _examples_run(seen[-1])
 
+    def changed(self) -> list[str]:
+        """The stamp's fields the engine ran with other values than the card put in force
+        (``seed``: a runner whose generator was not the card seed's)."""
+        found: list[str] = []
+        for run in self.engines:
+            if not run.seeded and "seed" not in found:
+                found.append("seed")
+            for name in OBSERVED:
+                if (self._seen(run.settings, name) != self._seen(self.settings, name)
+                        and name not in found):
+                    found.append(name)
+        return found
+
+    def _seen(self, settings: Any, name: str) -> Any:
+        """``settings``' value of ``name``, :data:`HYPOTHESIS_OWN` left out of the suppressed
+        health checks unless the card lists it."""
+        got = _value(settings, name)
+        if name == "suppress_health_check" and HYPOTHESIS_OWN not in self.card.get(
+                "suppress_health_check", ()):
+            got = frozenset(h for h in got if h.name != HYPOTHESIS_OWN)
+        return got
+
     def record(self) -> dict[str, Any]:
-        """The stamp's ``hypothesis`` object: what was in force, and how many examples ran."""
+        """The stamp's ``hypothesis`` object: what the engine ran with (the first runner of the
+        call; the card's values before any ran), and how many examples ran."""
         import hypothesis
 
-        deadline = self.settings.deadline
+        ran = self.engines[0] if self.engines else None
+        settings = ran.settings if ran is not None else self.settings
+        deadline = settings.deadline
+        database = settings.database
         return {
             "version": hypothesis.__version__,
-            "seed": self.card["seed"],
-            "max_examples": self.settings.max_examples,
-            "derandomize": self.settings.derandomize,
-            "database": None,
+            "seed": self.card["seed"] if ran is None or ran.seeded else None,
+            "max_examples": settings.max_examples,
+            "derandomize": settings.derandomize,
+            "database": None if database is None else type(database).__name__[:200],
             "deadline_ms": None if deadline is None else round(
                 deadline.total_seconds() * 1000),
-            "suppress_health_check": sorted(h.name for h in self.settings.suppress_health_check),
+            "suppress_health_check": sorted(
+                h.name for h in self._seen(settings, "suppress_health_check")),
             "examples_run": self.examples_run,
         }
 
@@ -429,7 +537,7 @@ class StatefulApplied(Applied):
                       self.machine.__dict__.get("_hypothesis_internal_use_seed", _MISSING))
         self.cls.settings = self.settings
         self.machine._hypothesis_internal_use_seed = self.card["seed"]
-        self.examples_run = None
+        self.reset()
 
     def restore(self) -> None:
         if self.saved is None:

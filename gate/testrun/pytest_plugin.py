@@ -148,6 +148,7 @@ def pytest_configure(config: pytest.Config) -> None:
         plugin = StampPlugin.prepare(config, worker=hasattr(config, "workerinput"))
     except GateInputError as exc:
         _refuse(f"gate: error: {exc}")
+    plugin.config = config
     config.pluginmanager.register(plugin, "gate-stamps")
 
 

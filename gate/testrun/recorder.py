@@ -50,6 +50,7 @@ from typing import Any
 
 import pytest
 
+from gate.testrun import integrity
 from gate.testrun.cases import (
     ENV_CHANNEL,
     ENV_PLAN,
@@ -89,6 +90,11 @@ class Governor:
         self.by_name: dict[str, list[Any]] = {}  # a selector's JUnit name -> its properties
         for p in props:
             self.by_name.setdefault(p.prop.junit_name, []).append(p)
+        if not integrity.WATCH.refs:  # loaded without the gate's loader (the plugin route)
+            integrity.WATCH.take()
+        #: What the process did to pytest or Hypothesis, found at load or at a report.
+        self.tampered: list[str] = list(integrity.WATCH.found)
+        self.config: pytest.Config | None = None
 
     def selecting(self, item: pytest.Item) -> list[Any]:
         """The properties whose JUnit selector matches ``item`` (as :func:`lookup` matches)."""
@@ -181,6 +187,43 @@ class Governor:
         with applied.observing():
             return (yield)
 
+    def judged(self, report: pytest.TestReport) -> str | None:
+        """Why ``report`` of a gated test cannot be believed, or None (issue 27): pytest's or
+        Hypothesis's objects replaced (:data:`gate.testrun.integrity.WATCH`), the engine run
+        with other settings or another seed than the card's, or a ``passed`` call report
+        whose call did not pass as seen by the recorder itself (the engine found a failing
+        example, the call raised, or no engine ran at all). Under pytest-xdist the worker
+        judges, and its verdict travels with the report (``gate_tampered``)."""
+        applied = self.gated.get(report.nodeid)
+        if applied is None:
+            return getattr(report, "gate_tampered", None)
+        found = integrity.WATCH.check(self.config)
+        if found:
+            self.tampered.extend(f for f in found if f not in self.tampered)
+            return f"{found[0]} (found at the {report.when} report of {report.nodeid})"
+        if integrity.WATCH.found:  # found at load (an xdist worker sends no end record)
+            return integrity.WATCH.found[0]
+        if report.when != "call":
+            return getattr(report, "gate_tampered", None)
+        if not applied.called:  # another process ran it (an xdist controller), or no call
+            return getattr(report, "gate_tampered", None) or (
+                "the test's call report came, but the recorder saw no call"
+                if not _remote(self.config) else None)
+        changed = applied.changed()
+        if changed:
+            return (f"the card was changed during the run: the engine ran with another "
+                    f"{', '.join(changed)} than the card's")
+        if report.outcome == "passed":
+            if any(run.failed for run in applied.engines):
+                return ("the report says passed, but Hypothesis's engine found a failing "
+                        "example in the call")
+            if applied.raised is not None:
+                return (f"the report says passed, but the call raised "
+                        f"{type(applied.raised).__name__}")
+            if not applied.engines:
+                return "the report says passed, but Hypothesis's engine never ran in the call"
+        return None
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
                                   ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
@@ -205,6 +248,11 @@ class Governor:
         return report
 
 
+def _remote(config: pytest.Config | None) -> bool:
+    """An xdist controller: its tests run in the workers."""
+    return config is not None and config.pluginmanager.has_plugin("dsession")
+
+
 class Folder:
     """Folds the session's reports into testcases (the controller's part, both routes)."""
 
@@ -216,7 +264,16 @@ class Folder:
         self.worker_refused: list[str] = []
         self.worker_refused_tests = 0
 
+    def judged(self, report: pytest.TestReport) -> str | None:
+        """What the process that ran the test found wrong with its report (under xdist, the
+        worker's verdict; :meth:`Governor.judged` where this process governs)."""
+        return getattr(report, "gate_tampered", None)
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker sends the report on
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        verdict = self.judged(report)
+        if verdict is not None:
+            report.gate_tampered = verdict  # type: ignore[attr-defined]
         self.cases.add(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -399,6 +456,7 @@ class Recorder(Governor, Folder):
             self.started.add(nodeid)
             self.channel.send({"record": "started", "nodeid": nodeid})
 
+    @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker sends the report on
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         Folder.pytest_runtest_logreport(self, report)
         self.reported.add(report.nodeid)
@@ -431,12 +489,15 @@ class Recorder(Governor, Folder):
                 self.finished.add(nodeid)
                 self.channel.send({"record": "finished", "nodeid": nodeid, "cases": []})
         refused = self.refused or self.worker_refused
+        found = integrity.WATCH.check(session.config)
+        self.tampered.extend(f for f in found if f not in self.tampered)
         rest = self._new_cases() + [c.to_record() for c in self.cases.open.values()]
         self.channel.send({
             "record": "end", "exit_status": int(session.exitstatus), "refused": list(refused),
             "refused_tests": (self.refused_tests if self.refused
                               else self.worker_refused_tests if refused else 0),
             "cases": [] if refused else rest,
+            "tampered": [integrity.bounded_line(f) for f in self.tampered[:20]],
             "collected": self.collected.to_record()})
         return result
 
@@ -447,8 +508,11 @@ LOADED: dict[str, Any] = {}
 
 def loaded(package: str, workspace: list[str]) -> None:
     """Called by the per-run loader (:data:`gate.testrun.recorder_route.LOADER`) once it put the
-    gate's own package in place and found the trusted modules installed, not the patch's."""
+    gate's own package in place and found the trusted modules installed, not the patch's: the
+    references to what pytest and Hypothesis report through are taken now, before any
+    conftest (:data:`gate.testrun.integrity.WATCH`)."""
     LOADED.update(package=package, workspace=list(workspace))
+    integrity.WATCH.take()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -475,4 +539,6 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"gate: error: {ENV_CHANNEL}={number!r}: not a descriptor")
         channel = Channel(int(number))
         channel.begin()
-    config.pluginmanager.register(Recorder(read_plan(plan), channel), "gate-recorder")
+    recorder = Recorder(read_plan(plan), channel)
+    recorder.config = config
+    config.pluginmanager.register(recorder, "gate-recorder")

@@ -342,6 +342,13 @@ def recorder_env(private: Path, plan: Path, channel_fd: int, environ: Mapping[st
     return env
 
 
+def tampered_note(found: Sequence[str]) -> str:
+    """The note of every property when the recorder found pytest or Hypothesis replaced in the
+    test process (at its load, or at the session's end): nothing the session said can pass."""
+    more = f"; and {len(found) - 1} more" if len(found) > 1 else ""
+    return f"the recorder found the test process tampered with: {found[0]}{more}"
+
+
 def read_results(record: dict[str, Any], manifest: str | None = None
                  ) -> tuple[list[Any], Any]:
     """The recorder's testcases and what it collected, from the assembled and validated
@@ -413,7 +420,9 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     problem = channel.problem
     results = channel.results() if problem is None else None
     got = read_results(results, request.manifest) if results is not None else None
-    if results is not None and not killed:
+    if results is not None and results["tampered"]:
+        problem = tampered_note(results["tampered"])
+    if problem is None and results is not None and not killed:
         problem = disagreement(results, proc.exit_code)
     if problem is not None:  # the stream cannot be believed: no property passes on it
         broken = outcome.Outcome(outcome.RESOURCE_EXIT, 5, problem)
