@@ -16,9 +16,10 @@ import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from bench.common import ROOT, Results, interleaved, run, say
+from bench.common import ROOT, Results, Run, interleaved, run, say
 
 HEAVY = ("github", "requests", "jsonschema", "yaml", "fastjsonschema", "urllib3")
 #: Standard-library modules the issue names as start-up costs on paths that do not need them.
@@ -60,6 +61,13 @@ def hook_call(n: int) -> bytes:
                        "tool_input": {"url": "https://api.lab.invalid/v1/items"}}).encode()
 
 
+#: A Cursor ``Read`` (wired without a matcher, the hook sees every call): answered before the
+#: ledger is built (issue 31, target 1.3x ``python -c pass``).
+LOCAL_TOOL_CALL = json.dumps({"hook_event_name": "preToolUse", "tool_name": "Read",
+                              "tool_use_id": "bench-read", "cwd": "/repo",
+                              "tool_input": {"file_path": "src/x.py"}}).encode()
+
+
 def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
     reps = 5 if quick else 30
     if quick and not os.environ.get("GATE_BENCH_VENV"):
@@ -84,8 +92,11 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
     counter = iter(range(1_000_000))
     hook = [*gate, "halt", "hook", "--ledger", str(book)]
     bare = [python, "-c", "pass"]
-    cases = [("--version", lambda: run([*gate, "--version"]), 1.5),
+    cases: list[tuple[str, Callable[[], Run], float | None]] = [
+             ("--version", lambda: run([*gate, "--version"]), 1.5),
              ("halt hook (allowed call)", lambda: run(hook, stdin=hook_call(next(counter))), 3.0),
+             ("halt hook (local tool: Cursor Read)", functools.partial(
+                 run, [*hook, "--format", "cursor"], stdin=LOCAL_TOOL_CALL), 1.3),
              ("hash one file", functools.partial(
                  run, [*gate, "hash", str(small / "one.txt"), "--root", str(small)]), None)]
     for label, ours_run, target in cases:

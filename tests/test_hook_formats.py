@@ -252,7 +252,7 @@ def test_the_readme_wiring_answers_before_the_cli_gives_up() -> None:
     assert seen == ["claude-code", "codex", "gemini", "cursor", "copilot"]
 
 
-NO_TIMER = "import signal\nsignal.setitimer = lambda *a, **k: (0.0, 0.0)\n"
+NO_TIMER = "import _signal\n_signal.setitimer = lambda *a, **k: (0.0, 0.0)\n"
 
 
 @pytest.mark.parametrize(("fmt", "shape"), [("claude-code", claude_code), ("codex", codex),
@@ -301,3 +301,80 @@ def test_an_unknown_tool_is_checked_as_a_network_call(book: Path) -> None:
                    "halt (row 2): target class is live")
     record = {**cursor(GOOD, 17), "tool_name": "WebSearch", "tool_input": {"query": "x"}}
     assert_blocked("cursor", child("cursor", record, "--ledger", str(book)), "no target host")
+
+
+# --- the local-tool prefilter (issue 31: answered before the ledger is built) -------------------
+
+
+def full_path_allows(data: bytes, fmt: str) -> bool:
+    """What :func:`hook.read_call` (and so :func:`hook.decide`) makes of ``data``: an unchecked
+    call, allowed with no ledger check."""
+    try:
+        return hook.read_call(data, hook.HookConfig(format=fmt)).unchecked
+    except hook.Blocked:
+        return False
+
+
+def local_inputs() -> list[tuple[str, bytes, bool]]:
+    """(format, input, is a local-tool call the prefilter must take): every documented local
+    tool of both CLIs, and each way an input naming one can still be refused or checked."""
+    out: list[tuple[str, bytes, bool]] = []
+    for fmt, names in hook.UNCHECKED_TOOLS.items():
+        for name in sorted(names):
+            if fmt == "cursor":
+                record: dict[str, Any] = {**cursor(GOOD, 1), "tool_name": name,
+                                          "tool_input": {"file_path": "/repo/ä.py"}}
+            else:
+                record = {**copilot(GOOD, 1), "toolName": name, "toolArgs": "{not json"}
+            out.append((fmt, json.dumps(record).encode(), True))
+            out.append((fmt, json.dumps(record, ensure_ascii=False, indent=1).encode(), True))
+    read = json.dumps({**cursor(GOOD, 2), "tool_name": "Read", "tool_input": {}})
+    view = json.dumps({**copilot(GOOD, 2), "toolName": "view"})
+    pascal = json.dumps({**copilot_pascal(GOOD, 2), "tool_name": "Read"})
+    out += [("copilot", pascal.encode(), True)]
+    refused = [  # each names a local tool, and the whole path must see it
+        read.replace('"tool_name": "Read"', '"tool_name": "WebFetch", "tool_name": "Read"'),
+        view.replace('"toolName": "view"', '"toolName": "web_fetch", "toolName": "view"'),
+        read.replace('"cwd": ""', '"cwd": NaN'), read.replace('"cwd": ""', '"cwd": Infinity'),
+        read.replace('"cwd": ""', '"cwd": "\\ud800"'),
+        read.replace('"cwd": ""', '"cwd": "\\uDFFF"'),
+        read.replace('"cwd": ""', '"cwd": ' + "[" * 70 + "]" * 70),
+        "\ufeff" + read, read + " x", read + "{}", read[:-1], read.replace('"', "'"),
+        read.replace("preToolUse", "PreToolUse"), read.replace('"Read"', '"read"'),
+        read.replace('"Read"', '"Read "'), read.replace('"Read"', '["Read"]'),
+        view.replace('"view"', "null"), read.replace('"cwd": ""', '"cwd": "' + "x" * 2**20 + '"'),
+        "[" + read + "]", '"Read"', "", "   ",
+    ]
+    out += [("copilot" if text.startswith(view[:12]) or "conversation_id" not in text
+             else "cursor", text.encode(), False) for text in refused]
+    out.append(("cursor", read.encode("utf-16"), False))
+    out.append(("cursor", read.encode()[:-3] + b"\xff\"}", False))
+    out += [(fmt, read.encode(), False) for fmt in ("claude-code", "codex", "gemini", "generic")]
+    out.append(("copilot", read.encode(), False))  # Cursor's event is not Copilot's
+    out.append(("cursor", pascal.encode(), False))
+    return out
+
+
+@pytest.mark.parametrize(("fmt", "data", "local"), local_inputs())
+def test_the_local_tool_prefilter_answers_only_what_the_whole_path_allows(
+        fmt: str, data: bytes, local: bool) -> None:
+    """:func:`hook.local_tool` answers a documented local tool at start-up; it never says yes
+    where :func:`hook.read_call` would not read an unchecked call (duplicate keys, NaN, a lone
+    surrogate, deep nesting, a BOM, trailing data, a near-miss name or event, > 1 MiB)."""
+    assert hook.local_tool(data, fmt) is local
+    assert full_path_allows(data, fmt) is local
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    (("--policy", "missing-policy.yml"), "missing-policy.yml"),
+    (("--ledger", "/"), "internal error"),
+])
+def test_a_local_tool_with_a_broken_configuration_still_blocks(
+        tmp_path: Path, extra: tuple[str, str], needle: str) -> None:
+    """The prefilter leaves bad flags to the whole path, which blocks as before (a policy
+    that cannot be read; a ledger path with no name for its halt report)."""
+    record = {**cursor(GOOD, 3), "tool_name": "Read", "tool_input": {"file_path": "x"}}
+    argv = ["--ledger", str(tmp_path / "l.jsonl"), *extra]
+    if extra[0] == "--ledger":
+        argv = list(extra)
+    assert_blocked("cursor", child("cursor", record, *argv), needle)

@@ -108,6 +108,41 @@ def test_halt_hook_imports_no_parser_dataclasses_or_schema_library(tmp_path: Pat
     assert sorted(n for n in NOT_ON_THE_HOOK_PATH if n in names) == []
 
 
+#: What answering a local tool of a matcher-less CLI (Cursor's Read, Copilot's view) must not
+#: import: it is answered before the ledger, the target reading or a JSON module (issue 31).
+NOT_ON_THE_LOCAL_TOOL_PATH = (*NOT_ON_THE_HOOK_PATH, "json", "re", "enum", "contextlib",
+                              "signal", "pathlib", "functools", "collections", "gate.records",
+                              "gate.decide", "gate.agent.target", "ipaddress", "fcntl")
+
+
+@pytest.mark.parametrize(("fmt", "call"), [
+    ("cursor", b'{"hook_event_name": "preToolUse", "tool_name": "Read", "tool_use_id": "t1", '
+               b'"tool_input": {"file_path": "src/x.py"}, "cwd": "/repo"}'),
+    ("copilot", b'{"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "view", '
+                b'"toolArgs": "{\\"path\\": \\"src/x.py\\"}"}'),
+])
+def test_a_local_tool_is_answered_before_the_ledger_is_built(tmp_path: Path, fmt: str,
+                                                            call: bytes) -> None:
+    from gate.records import ledger
+
+    book = tmp_path / "l.jsonl"
+    ledger.Ledger(book).bind("run-1", "lab.invalid", "api.lab.invalid", "synthetic-fixture-v1")
+    before = book.read_bytes()
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "import sys; from gate.commands.main import main; sys.exit(main())",
+                           "halt", "hook", "--format", fmt, "--ledger", str(book)], input=call,
+                          capture_output=True, cwd=tmp_path, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (
+        0, b'{"permission":"allow"}\n' if fmt == "cursor" else b""), done.stderr[-2000:]
+    names = [line.rsplit(b"|", 1)[1].strip().decode() for line in done.stderr.splitlines()
+             if line.startswith(b"import time:") and b"|" in line]
+    names = names[names.index("site") + 1:]
+    assert "gate.agent.hook" in names
+    assert sorted(n for n in names if n in NOT_ON_THE_LOCAL_TOOL_PATH
+                  or n.startswith(("gate.records.", "gate.decide."))) == []
+    assert book.read_bytes() == before
+
+
 def test_version_imports_no_parser(fixture_dir: Path) -> None:
     names = {n for n in imported("--version", cwd=fixture_dir)}
     assert not {"argparse", "typing", "dataclasses"} & names

@@ -62,31 +62,42 @@ exit 2, one second later if that did not work) are all answered as the CLI's blo
 
 **Start-up.** An agent pays this process for every tool call, so the module imports only what
 deciding needs: no ``argparse`` (the flags are read by :func:`parse_argv`), no dataclasses, no
-``typing`` at run time.
+``typing`` at run time. A call of a tool in :data:`UNCHECKED_TOOLS` (every Read or Edit of
+Cursor and Copilot) is answered by :func:`local_tool` before anything else is imported or
+built: no ledger, no target reading, not even ``json``, ``re`` or ``enum`` (the time limit
+uses ``_signal``); any input it is not sure of goes the whole way.
 """
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # signal without enum: start-up
 import _thread
-import contextlib
 import os
-import signal
 import sys
 
-from gate.agent.target import TargetRefused, attempted, target_host
 from gate.errors import GateInputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing, pathlib and the ledger cost start-up time
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Mapping
     from pathlib import Path
     from types import FrameType
     from typing import IO, Any
 
+    from gate.agent.target import target_host as target_host
     from gate.decide import halt
 
-__all__ = ["Blocked", "Call", "HookArgs", "HookConfig", "Verdict", "decide", "main",
-           "parse_argv", "read_call", "render", "run", "target_host"]
+__all__ = ["Blocked", "Call", "HookArgs", "HookConfig", "Verdict", "decide", "local_tool",
+           "main", "parse_argv", "read_call", "render", "run", "target_host"]
+
+
+def __getattr__(name: str) -> Any:
+    """``hook.target_host`` is :func:`gate.agent.target.target_host`, imported on first use."""
+    if name == "target_host":
+        from gate.agent.target import target_host
+
+        return target_host
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 ALLOW_EXIT, BLOCK_EXIT = 0, 2
 MAX_INPUT_BYTES = 1024 * 1024
@@ -272,6 +283,8 @@ def urls_in_text(text: str, where: str) -> set[str]:
     ``parsePrompt`` reads them, and must be an http(s) URL :func:`target_host` accepts; a
     token that is a bare host name (``evil.example.com/x``) counts too, since the fetch is
     made by the model's URL tool, which may read one. No URL at all is :class:`Blocked`."""
+    from gate.agent.target import TargetRefused, target_host
+
     hosts: set[str] = set()
     for token in text.split():
         if "://" in token:
@@ -303,6 +316,8 @@ def read_call(data: bytes, config: HookConfig) -> Call:
         raise Blocked(f"field {name!r} missing or not a non-empty string")
     if tool_name in UNCHECKED_TOOLS.get(config.format, ()):
         return Call(tool_name, attempt_id, None, unchecked=True)
+    from gate.agent.target import TargetRefused, target_host
+
     if isinstance(tool_input, str) and config.format in TEXT_INPUT_FORMATS:
         tool_input = _parse(tool_input, input_name)  # as strictly as stdin itself
     if not isinstance(tool_input, dict):
@@ -334,6 +349,95 @@ def read_call(data: bytes, config: HookConfig) -> Call:
         return Call(tool_name, attempt_id, None,
                     f"fields name different hosts: {', '.join(sorted(hosts))}")
     return Call(tool_name, attempt_id, hosts.pop())
+
+
+#: Nesting :func:`local_tool` reads at most, counted as every ``[`` and ``{`` of the input
+#: (at most :data:`gate.records.files.MAX_JSON_DEPTH`, which the full path refuses beyond).
+QUICK_MAX_BRACKETS = 64
+_JSON_SPACE = " \t\n\r"
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        raise ValueError("duplicate key")
+    return record
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+class _StrictScan:
+    """What ``json.JSONDecoder(object_pairs_hook=..., parse_constant=...)`` hands its C scanner
+    (``_json.make_scanner`` reads these attributes), without importing ``json`` (and ``re``)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = staticmethod(_no_duplicates)
+    parse_float = float
+    parse_int = int
+    parse_constant = staticmethod(_no_constant)
+
+
+def _quick_json(text: str) -> tuple[bool, Any]:
+    """(True, value) when ``text`` is strict JSON (:func:`gate.records.files.parse_json`'s
+    rules: no duplicate keys, no NaN/Infinity); (False, None) for anything else, including
+    whatever this cannot be sure of."""
+    try:
+        from _json import make_scanner
+    except ImportError:  # an interpreter without the C scanner: the whole way
+        return False, None
+    try:
+        start = len(text) - len(text.lstrip(_JSON_SPACE))
+        value, end = make_scanner(_StrictScan())(text, start)  # type: ignore[arg-type]
+    except Exception:  # StopIteration, a JSON error, a duplicate key, a constant
+        return False, None
+    if text[end:].strip(_JSON_SPACE):
+        return False, None
+    return True, value
+
+
+def local_tool(data: bytes, fmt: str) -> bool:
+    """Is ``data`` certainly a call of a tool of :data:`UNCHECKED_TOOLS` for ``fmt``, one that
+    :func:`read_call` reads as ``unchecked`` (and :func:`decide` allows with no ledger check)?
+
+    A prefilter for start-up time: it only ever says yes when the whole path would allow; any
+    input it is not sure of (over 1 MiB, not UTF-8, more brackets than it counts, a
+    ``\\ud...`` escape that may be a lone surrogate, not strict JSON, another shape) is False
+    and goes the whole way, which decides it as before.
+    """
+    names = UNCHECKED_TOOLS.get(fmt)
+    if not names or len(data) > MAX_INPUT_BYTES:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeError:
+        return False
+    if (text.count("[") + text.count("{") > QUICK_MAX_BRACKETS or "\\ud" in text
+            or "\\uD" in text):
+        return False
+    ok, record = _quick_json(text)
+    if not ok or not isinstance(record, dict):
+        return False
+    if fmt == "copilot" and "toolName" in record:  # as _shape reads the camelCase entry
+        name = record["toolName"]
+    elif record.get("hook_event_name") == EVENTS.get(fmt, "PreToolUse"):
+        name = record.get("tool_name")
+    else:
+        return False
+    return isinstance(name, str) and name in names
+
+
+def _ledger_is_inert(args: Any) -> bool:
+    """Would :func:`_ledger` build the ledger without reading a file or failing? (No
+    ``--policy`` to load, and a ledger path ``pathlib`` can name a halt report beside.)"""
+    if args.policy:
+        return False
+    if args.halt_report:
+        return True
+    name = os.path.basename(args.ledger)
+    return name not in ("", ".", "..")
 
 
 # --- deciding (ledger I/O) ----------------------------------------------------------------------
@@ -373,6 +477,7 @@ def _run_binding(book: Any, binding_path: Path | None, run_id: str | None) -> ha
 def decide(data: bytes, book: Any, config: HookConfig, binding_path: Path | None = None,
            run_id: str | None = None) -> Verdict:
     """Read the call, decide it against the run's binding, record it: the whole hook."""
+    from gate.agent.target import attempted
     from gate.records.files import is_regular_file
     from gate.records.ledger import Ledger
 
@@ -414,10 +519,10 @@ def render(fmt: str, allowed: bool, reason: str = "") -> tuple[int, str]:
     (empty output, exit 0: the CLI's own permission flow still applies), except for Cursor,
     whose ``failClosed`` hooks must print ``{"permission":"allow"}``.
     """
-    import json
-
     if allowed:
         return ALLOW_EXIT, ('{"permission":"allow"}\n' if fmt == "cursor" else "")
+    import json  # a block only: an allow imports no json
+
     why = _one_line(reason) or "blocked"
     body: dict[str, Any]
     if fmt == "claude-code":
@@ -433,6 +538,19 @@ def render(fmt: str, allowed: bool, reason: str = "") -> tuple[int, str]:
     else:  # generic, codex: the exit status is the answer
         return BLOCK_EXIT, ""
     return ALLOW_EXIT, json.dumps(body, ensure_ascii=True, separators=(",", ":")) + "\n"
+
+
+class _Suppress:
+    """``contextlib.suppress`` without importing ``contextlib`` (start-up)."""
+
+    def __init__(self, what: type[BaseException]) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> bool:
+        return kind is not None and issubclass(kind, self.what)
 
 
 class _Reply:
@@ -455,7 +573,7 @@ class _Reply:
                 return self.sent
             code, text = render(self.fmt, allowed, reason)
             if not allowed:
-                with contextlib.suppress(Exception):
+                with _Suppress(Exception):  # the block stands without its line
                     self.stderr.write(f"gate halt hook: {_one_line(reason) or 'blocked'}\n")
                     self.stderr.flush()
             if text:
@@ -484,7 +602,7 @@ def _last_resort(reply: _Reply, seconds: float, wait: float = 0.5) -> int:
         line = f"gate halt hook: {reason}; the answer could not be written\n".encode()
 
         def _write() -> None:
-            with contextlib.suppress(BaseException):
+            with _Suppress(BaseException):
                 os.write(2, line)
             done.release()
 
@@ -494,42 +612,51 @@ def _last_resort(reply: _Reply, seconds: float, wait: float = 0.5) -> int:
     return sent if sent is not None else BLOCK_EXIT  # exit 2: a block everywhere
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float, hard_exit: bool, reply: _Reply) -> Iterator[None]:
-    """Interrupt the main thread after ``seconds``; end the process a second later."""
-    def _expire(_signum: int, _frame: FrameType | None) -> None:
-        raise _TimeLimit()
+class _TimeLimitArmed:
+    """``with _TimeLimitArmed(seconds, hard_exit, reply)``: interrupt the main thread after
+    ``seconds``; end the process a second later (a class, not ``contextlib``: start-up)."""
 
-    # The watchdog is a bare ``_thread`` waiting on a lock the main thread releases when it is
-    # done (``threading.Timer`` would make the main thread wait for the new thread to start).
-    stop = _thread.allocate_lock()
-    stop.acquire()
+    def __init__(self, seconds: float, hard_exit: bool, reply: _Reply) -> None:
+        self.seconds, self.hard_exit, self.reply = seconds, hard_exit, reply
+        # The watchdog is a bare ``_thread`` waiting on a lock the main thread releases when
+        # it is done (``threading.Timer`` would make the main thread wait for the new thread
+        # to start).
+        self.stop = _thread.allocate_lock()
+        self.armed = False
+        self.previous: Any = None
 
-    def _watchdog() -> None:
-        if stop.acquire(timeout=seconds + 1.0):
+    def _watchdog(self) -> None:
+        if self.stop.acquire(timeout=self.seconds + 1.0):
             return  # the main thread finished in time
         code = BLOCK_EXIT
-        with contextlib.suppress(BaseException):
-            code = _last_resort(reply, seconds)
+        with _Suppress(BaseException):
+            code = _last_resort(self.reply, self.seconds)
         os._exit(code)
 
-    previous: Any = None
-    try:  # only the main thread may set a signal handler (tests call this from threads)
-        previous = signal.signal(signal.SIGALRM, _expire)
-        armed = True
-    except ValueError:
-        armed = False
-    if armed:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    if hard_exit:
-        _thread.start_new_thread(_watchdog, ())
-    try:
-        yield
-    finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        stop.release()
+    def __enter__(self) -> None:
+        self.stop.acquire()
+        try:  # only the main thread may set a signal handler (tests call this from threads)
+            self.previous = _signal.signal(_signal.SIGALRM, _expire)
+            self.armed = True
+        except ValueError:
+            self.armed = False
+        if self.armed:
+            _signal.setitimer(_signal.ITIMER_REAL, self.seconds)
+        if self.hard_exit:
+            _thread.start_new_thread(self._watchdog, ())
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.armed:
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, self.previous)
+        self.stop.release()
+
+
+def _expire(_signum: int, _frame: FrameType | None) -> None:
+    raise _TimeLimit()
+
+
+_time_limit = _TimeLimitArmed
 
 
 def run(args: Any, stdin: IO[bytes], stderr: IO[str], stdout: IO[str] | None = None, *,
@@ -554,12 +681,15 @@ def run(args: Any, stdin: IO[bytes], stderr: IO[str], stdout: IO[str] | None = N
                     attempt_id_fields=_names(args.attempt_id_fields, "--attempt-id-fields"),
                     host_fields=_names(args.host_fields, "--host-fields"), format=reply.fmt)
                 data = stdin.read(MAX_INPUT_BYTES + 1)
-                book = _ledger(args)
-                from pathlib import Path
+                if _ledger_is_inert(args) and local_tool(data, reply.fmt):
+                    allowed, message = True, ""  # what decide() answers, without its imports
+                else:
+                    book = _ledger(args)
+                    from pathlib import Path
 
-                verdict = decide(data, book, config,
-                                 Path(args.binding) if args.binding else None, args.run_id)
-                allowed, message = verdict.allowed, verdict.message
+                    verdict = decide(data, book, config,
+                                     Path(args.binding) if args.binding else None, args.run_id)
+                    allowed, message = verdict.allowed, verdict.message
             except Blocked as exc:
                 message = f"blocked: {exc}"
             except GateInputError as exc:
@@ -716,7 +846,7 @@ def main(argv: list[str], *, exit_now: bool = False) -> int:
     code = _main(argv)
     if exit_now:
         for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
+            with _Suppress(Exception):
                 stream.flush()
         os._exit(code)
     return code
