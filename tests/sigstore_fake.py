@@ -106,7 +106,8 @@ class Instance:
         return asn1.encode_der(struct.pack("!H", len(listed)) + listed)
 
     def certificate(self, key: ec.EllipticCurvePrivateKey, claims: dict[str, str],
-                    when: dt.datetime) -> x509.Certificate:
+                    when: dt.datetime, raw: dict[str, bytes] | None = None
+                    ) -> x509.Certificate:
         def build(sct: bytes) -> x509.Certificate:
             builder = (x509.CertificateBuilder().subject_name(x509.Name([]))
                        .issuer_name(self.ca.subject).public_key(key.public_key())
@@ -124,6 +125,9 @@ class Instance:
             for name, value in claims.items():
                 builder = builder.add_extension(x509.UnrecognizedExtension(
                     x509.ObjectIdentifier(sb.CLAIMS[name]), asn1.encode_der(value)), False)
+            for oid, data in (raw or {}).items():  # e.g. Fulcio's deprecated v1 claims
+                builder = builder.add_extension(x509.UnrecognizedExtension(
+                    x509.ObjectIdentifier(oid), data), False)
             return builder.add_extension(x509.UnrecognizedExtension(SCT_OID, sct),
                                          False).sign(self.ca_key, hashes.SHA256())
 
@@ -132,11 +136,13 @@ class Instance:
 
     def sign(self, statement: bytes, claims: dict[str, str], *,
              when: dt.datetime = START, signing_key: ec.EllipticCurvePrivateKey | None = None,
-             log_key: ec.EllipticCurvePrivateKey | None = None) -> bytes:
+             log_key: ec.EllipticCurvePrivateKey | None = None,
+             raw: dict[str, bytes] | None = None) -> bytes:
         """A bundle of ``statement`` (``signing_key``: sign the envelope with another key than
-        the certificate's; ``log_key``: a log entry signed by another log)."""
+        the certificate's; ``log_key``: a log entry signed by another log; ``raw``: more
+        certificate extensions, OID -> raw bytes, as Fulcio writes its v1 claims)."""
         key = ec.generate_private_key(ec.SECP256R1())
-        cert = self.certificate(key, claims, when)
+        cert = self.certificate(key, claims, when, raw)
         sig = sign(signing_key or key, pae(sb.IN_TOTO_PAYLOAD_TYPE, statement))
         envelope = {"payload": b64(statement), "payloadType": sb.IN_TOTO_PAYLOAD_TYPE,
                     "signatures": [{"sig": b64(sig)}]}

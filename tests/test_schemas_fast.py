@@ -64,6 +64,16 @@ BASES["verification-summary"] = [{
                                          "digest": {"sha256": SHA}}],
                   "verificationResult": "PASSED", "verifiedLevels": ["AGENT_PATCH_GATE_OPEN"],
                   "slsaVersion": "1.0"}}]
+BASES["test-result"] = [{
+    "_type": "https://in-toto.io/Statement/v1",
+    "subject": [{"name": "s1.json", "digest": {"sha256": SHA}}],
+    "predicateType": "https://in-toto.io/attestation/test-result/v0.1",
+    "predicate": {"result": "FAILED",
+                  "configuration": [{"name": "gate.yml", "digest": {"sha256": SHA},
+                                     "annotations": {"role": "manifest"}},
+                                    {"name": "w", "uri": "https://github.com/o/r/w.yml"}],
+                  "url": "https://github.com/o/r/actions/runs/1/attempts/1",
+                  "passedTests": ["a"], "warnedTests": [], "failedTests": ["b"]}}]
 BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
      "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]

@@ -136,7 +136,7 @@ def test_the_opt_in_signs_a_private_repository(tmp_path: Path,
     _policy(tmp_path, "    public_log_for_private_repository: true\n")
     env = _sign_env(tmp_path, _event(tmp_path, {"private": True, "visibility": "private"}))
     assert action.run(env) == 0
-    assert len(signed) == 1
+    assert len(signed) == 2  # the stamp set and its test-result statement
     assert (tmp_path / "stamps" / sg.LOCAL_ART / rules.SIGSTORE_NAME).is_file()
 
 
@@ -145,7 +145,7 @@ def test_a_public_repository_signs_without_the_opt_in(tmp_path: Path,
     signed = _no_signing(monkeypatch)
     _policy(tmp_path)
     assert action.run(_sign_env(tmp_path, sg.PUBLIC_EVENT)) == 0
-    assert len(signed) == 1
+    assert len(signed) == 2  # the stamp set and its test-result statement
 
 
 def test_the_stamp_step_refuses_before_any_test(tmp_path: Path) -> None:

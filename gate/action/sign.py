@@ -39,7 +39,12 @@ def _sign(settings: Settings, env: Mapping[str, str]) -> int:
     """The stamp job's signing step: one stamp-set statement over every stamp file of the
     folder the stamp step wrote, signed (ed25519: a DSSE envelope) into that folder, which the
     next step uploads. Policy ``signing.mode`` off: nothing is signed (one log line)."""
-    from gate.decide.signing import DSSE_NAME, SIGSTORE_NAME
+    from gate.decide.signing import (
+        DSSE_NAME,
+        SIGSTORE_NAME,
+        TEST_RESULT_DSSE_NAME,
+        TEST_RESULT_SIGSTORE_NAME,
+    )
     from gate.github import rerun, workflow
     from gate.records import policy, signing
     from gate.records.files import is_regular_file, read_bytes_capped, write_once
@@ -86,12 +91,25 @@ def _sign(settings: Settings, env: Mapping[str, str]) -> int:
     if not files:
         raise GateInputError(str(out), "(folder)", "no stamps to sign")
     statement = signing.statement(files, predicate)
+    server = env.get("GITHUB_SERVER_URL", "").strip() or "https://github.com"
+
+    def test_result(envelope: tuple[str, bytes]) -> dict[str, object]:
+        """The same set as an in-toto test-result/v0.1 statement, signed next."""
+        return signing.test_result_statement(
+            out, files, predicate, envelope=envelope, manifest=settings.manifest,
+            policy=settings.policy if policy_path is not None else None, server_url=server)
+
     if sign.mode == "sigstore":
-        bundle = signing.sigstore_signer()(statement, env=env,
-                                           public_log_opt_in=sign.public_log_for_private,
-                                           policy_source=settings.policy or "(policy)")
+        def bundle_of(record: Mapping[str, object]) -> bytes:
+            return signing.sigstore_signer()(record, env=env,
+                                             public_log_opt_in=sign.public_log_for_private,
+                                             policy_source=settings.policy or "(policy)")
+        bundle = bundle_of(statement)
         write_once(out / SIGSTORE_NAME, bundle)
-        print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed (Sigstore)"))
+        write_once(out / TEST_RESULT_SIGSTORE_NAME,
+                   bundle_of(test_result((SIGSTORE_NAME, bundle))))
+        print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed (Sigstore), "
+                                f"with a test-result statement ({TEST_RESULT_SIGSTORE_NAME})"))
         return 0
     if key is None:
         if sign.required(settings.server_class):
@@ -109,7 +127,11 @@ def _sign(settings: Settings, env: Mapping[str, str]) -> int:
     envelope = signing.sign_envelope(statement, private, listed.id)
     from gate.records.files import canonical_json
 
-    write_once(out / DSSE_NAME, canonical_json(envelope))
+    data = canonical_json(envelope)
+    write_once(out / DSSE_NAME, data)
+    write_once(out / TEST_RESULT_DSSE_NAME, canonical_json(signing.sign_envelope(
+        test_result((DSSE_NAME, data)), private, listed.id)))
     print(workflow.log_line(f"agent-patch gate: {len(files)} stamps signed with the "
-                            f"{settings.server_class} key {listed.id!r} (ed25519)"))
+                            f"{settings.server_class} key {listed.id!r} (ed25519), with a "
+                            f"test-result statement ({TEST_RESULT_DSSE_NAME})"))
     return 0

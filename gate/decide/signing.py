@@ -11,7 +11,7 @@ own artifact covers it, and that envelope's statement names this repository, thi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 LOCAL = "local-pinned"
@@ -25,7 +25,12 @@ PAYLOAD_TYPE = "application/vnd.in-toto+json"
 #: The envelope files a stamp job writes beside its stamps (never read as stamps).
 DSSE_NAME = "gate-stamp-set.dsse.json"
 SIGSTORE_NAME = "gate-stamp-set.sigstore.json"
-ENVELOPE_NAMES = (DSSE_NAME, SIGSTORE_NAME)
+#: The same stamp set as a standard in-toto test-result statement, signed the same way and
+#: written beside it for consumers' own tools (gh attestation verify, sigstore verify github).
+TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1"
+TEST_RESULT_DSSE_NAME = "gate-test-result.dsse.json"
+TEST_RESULT_SIGSTORE_NAME = "gate-test-result.sigstore.json"
+ENVELOPE_NAMES = (DSSE_NAME, SIGSTORE_NAME, TEST_RESULT_DSSE_NAME, TEST_RESULT_SIGSTORE_NAME)
 REFUSED = "reject_unsigned_stamp"
 #: The policy field that lets Sigstore mode sign for a repository that is not public.
 PUBLIC_LOG_FIELD = "signing.sigstore.public_log_for_private_repository"
@@ -208,3 +213,18 @@ def public_log_problem(visibility: str, opted_in: bool) -> str | None:
             "log would then publish the repository's name, workflow and commit; fix: use "
             "signing.mode ed25519, or set public_log_for_private_repository: true under "
             "signing.sigstore in the policy if those may be public")
+
+
+def test_result(outcomes: Iterable[tuple[str, str]]) -> tuple[str, list[str], list[str]]:
+    """A stamp set's (test id, outcome) pairs as test-result/v0.1 says them: (``result``,
+    ``passedTests``, ``failedTests``). A test passed when its stamp's outcome is ``pass``;
+    every other outcome (``assert_fail``, and the inconclusive ``resource_exit`` and
+    ``empty_body``, which the gate discards and reruns) is listed failed: "passed with
+    warnings" (``warnedTests``) is never true of them. ``PASSED`` only when nothing failed
+    and something passed."""
+    passed: set[str] = set()
+    failed: set[str] = set()
+    for test_id, outcome in outcomes:
+        (passed if outcome == "pass" else failed).add(test_id)
+    result = "PASSED" if passed and not failed else "FAILED"
+    return result, sorted(passed), sorted(failed)

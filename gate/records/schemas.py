@@ -49,6 +49,7 @@ NAMES = (
     "rerun-memory-statement",
     "verification-summary",
     "stamp-failure",
+    "test-result",
 )
 
 

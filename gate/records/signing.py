@@ -210,6 +210,64 @@ def statement(files: Mapping[str, str], predicate: Mapping[str, Any]) -> dict[st
     return record
 
 
+def test_result_statement(folder: Path, files: Mapping[str, str], predicate: Mapping[str, Any],
+                          *, envelope: tuple[str, bytes], manifest: str, policy: str | None,
+                          server_url: str = "https://github.com") -> dict[str, Any]:
+    """The stamp set of ``folder`` (``files``: name -> sha256, as :func:`stamp_files` found
+    them) as a standard in-toto test-result/v0.1 statement
+    (``schemas/test-result.schema.json``), from the stamps themselves (each must be a valid
+    stamp) and the stamp-set ``predicate`` signed with it: subjects every stamp file;
+    configuration the ``manifest`` and ``policy`` files (their digests from the predicate),
+    the repository at the commit tested, the workflow (``workflow_ref``) and the stamp set's own
+    ``envelope`` (its file name and bytes), annotated with the class, job, artifact and
+    attempt; url the run attempt."""
+    from gate.records.files import read_bytes_capped
+    from gate.records.load import check_stamp
+
+    outcomes: list[tuple[str, str]] = []
+    for name in sorted(files):
+        data = read_bytes_capped(folder / name)
+        if sha256_hex(data) != files[name]:
+            raise GateInputError(str(folder / name), "(file)", "changed while being signed")
+        stamp = check_stamp(parse_json(data, str(folder / name)), str(folder / name))
+        outcomes.append((str(stamp["test_id"]), str(stamp["outcome"])))
+    result, passed, failed = rules.test_result(outcomes)
+    server = server_url.rstrip("/")
+    repository = str(predicate.get("repository", ""))
+    # subjects: files only (sigstore verify refuses a statement with a gitCommit subject)
+    subjects = [{"name": name, "digest": {"sha256": files[name]}} for name in sorted(files)]
+    configuration: list[dict[str, Any]] = [
+        {"name": manifest, "digest": {"sha256": predicate["manifest_sha256"]},
+         "annotations": {"role": "manifest"}}]
+    if policy is not None and predicate.get("policy_sha256"):
+        configuration.append({"name": policy, "digest": {"sha256": predicate["policy_sha256"]},
+                              "annotations": {"role": "policy"}})
+    head = str(predicate.get("head_sha", ""))
+    if head and repository:
+        configuration.append({"name": f"git+{server}/{repository}",
+                              "uri": f"{server}/{repository}/commit/{head}",
+                              "annotations": {"role": "source", "gitCommit": head}})
+    if predicate.get("workflow_ref"):
+        ref = str(predicate["workflow_ref"])
+        configuration.append({"name": ref.split("@", 1)[0].split("/", 2)[-1],
+                              "uri": f"{server}/{ref}", "annotations": {"role": "workflow"}})
+    configuration.append({
+        "name": envelope[0], "digest": {"sha256": sha256_hex(envelope[1])},
+        "annotations": {"role": "stamp-set", "predicateType": rules.PREDICATE_TYPE,
+                        "server_class": str(predicate["server_class"]),
+                        "job": str(predicate["job"]), "artifact": str(predicate["artifact"]),
+                        "run_attempt": str(predicate["run_attempt"])}})
+    body: dict[str, Any] = {"result": result, "configuration": configuration}
+    if repository and predicate.get("run_id"):
+        body["url"] = (f"{server}/{repository}/actions/runs/{predicate['run_id']}/attempts/"
+                       f"{predicate['run_attempt']}")
+    body.update(passedTests=passed, warnedTests=[], failedTests=failed)
+    record = {"_type": rules.STATEMENT_TYPE, "subject": subjects,
+              "predicateType": rules.TEST_RESULT_PREDICATE_TYPE, "predicate": body}
+    schemas.validate("test-result", record, "(test-result statement being written)")
+    return record
+
+
 def stamp_files(folder: Path) -> dict[str, str]:
     """Every stamp file directly in ``folder`` (name -> sha256 of its bytes), envelopes and
     the gate's report left out."""
