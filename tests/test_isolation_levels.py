@@ -382,9 +382,10 @@ open(sys.argv[1], "w").close()
 @needs_user
 @needs_bwrap
 def test_a_daemon_started_inside_dies_with_the_namespace(shared_folder: Path, token: str) -> None:
-    """The namespace ends with its command, by the kernel, whoever the gate is: the wrapped
-    command's ``setsid`` double-forked daemon is gone, with no reaper (a plain subprocess);
-    the same daemon unwrapped outlives its command."""
+    """The namespace ends with its command, whoever the gate is: the wrapped command's
+    ``setsid`` double-forked daemon is named and killed by the namespace's reaper (the kernel
+    kills what it misses), with no reaper of the gate's (a plain subprocess); the same daemon
+    unwrapped outlives its command."""
     (shared_folder / "daemon.py").write_text(DAEMON)
     seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts(bwrap=True))
     for wrapped, survives in ((True, False), (False, True)):
@@ -392,10 +393,14 @@ def test_a_daemon_started_inside_dies_with_the_namespace(shared_folder: Path, to
         argv = [sealed.PYTHON, str(shared_folder / "daemon.py"), str(marker), token]
         if wrapped:
             argv = seal.wrap(argv, {}).argv
-        subprocess.run(sealed.as_user(argv), env=sealed.user_env(shared_folder),
-                       timeout=60, check=True)
+        done = subprocess.run(sealed.as_user(argv), env=sealed.user_env(shared_folder),
+                              capture_output=True, text=True, timeout=60, check=True)
         time.sleep(1.8)
         assert marker.exists() == survives, wrapped
+        if wrapped:  # killed before the namespace ended, and named
+            assert "agent-patch gate: killed pid" in done.stderr, done.stderr
+            assert (f"in the command's namespace, left running by the command: {sealed.PYTHON}"
+                    in done.stderr), done.stderr
 
 
 @needs_bwrap

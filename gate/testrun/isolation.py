@@ -270,6 +270,26 @@ if [ "$channel" = yes ]; then exec 3>&0 0</dev/null; fi
 setpriv --reuid="$uid" --regid="$gid" --init-groups --no-new-privs \
   --inh-caps=-all --bounding-set=-all -- "$@"
 """
+#: The namespace's reaper, run as the user inside it (both routes): runs the command, then
+#: names on stderr and kills every process the command left in the namespace (the kernel kills
+#: any it misses, or all of them if the command kills this shell, when the namespace ends), and
+#: exits with the command's status. The names are escaped: at most 200 printable characters.
+#: The shell's own stderr is /dev/null (its "Killed" notice is not the command's output).
+REAPER_SCRIPT = r"""
+exec 9>&2 2>/dev/null
+(exec "$@" 9>&-) 2>&9
+status=$?
+for dir in /proc/[0-9]*; do
+  pid=${dir#/proc/}
+  if [ "$pid" = 1 ] || [ "$pid" = $$ ] || [ ! -r "$dir/cmdline" ]; then continue; fi
+  line=$(tr '\0' ' ' < "$dir/cmdline" 2>/dev/null | LC_ALL=C tr -c '[:print:]' '?' | cut -c1-200)
+  if kill -9 "$pid" 2>/dev/null; then
+    echo "agent-patch gate: killed pid $pid in the command's namespace, left running by" \
+      "the command: $line" >&9
+  fi
+done
+exit $status
+"""
 #: The descriptor the recorder's channel has inside the ``unshare`` route.
 UNSHARE_CHANNEL_FD = 3
 
@@ -367,7 +387,7 @@ class Seal:
                 wrapped += ["--tmpfs", path, "--remount-ro", path]
             else:
                 wrapped += ["--ro-bind", "/dev/null", path]
-        return [*wrapped, "--", *argv]
+        return [*wrapped, "--", *reaped(argv)]
 
     def _unshare(self, argv: Sequence[str], env: dict[str, str], read_only: Sequence[str],
                  channel_fd: int | None, channel_env: str | None) -> Wrapped:
@@ -389,12 +409,17 @@ class Seal:
                  "private", "--", "/bin/sh", "-c", UNSHARE_SCRIPT, "gate-seal", str(uid),
                  str(gid), "yes" if channel_fd is not None else "no",
                  *(f"ro:{p}" for p in read_only), *(f"hide:{p}" for p in self.hidden),
-                 "--", *argv]
+                 "--", *reaped(argv)]
         if prefix:  # sudo resets the environment: the command's goes through env -i, with
             # nothing withheld in it (gate.testrun.withheld.command_env, as run_command's)
             inner = ["env", "-i", *(f"{k}={v}" for k, v in sorted(command_env(env).items())),
                      *inner]
         return Wrapped([*prefix, *inner], env, channel_fd)
+
+
+def reaped(argv: Sequence[str]) -> list[str]:
+    """``argv`` under the namespace's reaper (:data:`REAPER_SCRIPT`)."""
+    return ["/bin/sh", "-c", REAPER_SCRIPT, "gate-reaper", *argv]
 
 
 def seal_for(asked: str, *, source: str, field_name: str, env: Mapping[str, str] | None = None,
