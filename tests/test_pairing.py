@@ -364,3 +364,78 @@ def test_demo_shows_the_stamp_classify_report_flow(capsys: pytest.CaptureFixture
     assert "reading report.json:" in out
     assert "lexer_unicode harness_flake" in out
     assert "FAIL" not in out
+
+
+def _seeded_stamps(tests: int, seed: int
+                   ) -> tuple[list[pairing.Loaded], list[Any], dict[tuple[str, str], Any]]:
+    """``tests`` tests' stamps in every shape the pairing rows tell apart (none, one or several
+    stamps per class, each outcome, refused stamps, drifting fixtures, cards and generators,
+    failures, notes, free-server allowlist entries live or expired), seeded."""
+    import copy
+    import random
+
+    from gate.decide import stamps
+    from tests.golden_cases import FAILURE, HYPOTHESIS, _card, _stamp
+
+    rng = random.Random(seed)
+    loaded: list[pairing.Loaded] = []
+    allow: list[Any] = []
+    issues: dict[tuple[str, str], Any] = {}
+    outcomes = ("pass", "pass", "pass", "assert_fail", "resource_exit", "empty_body")
+    for n in range(tests):
+        name = f"test_p{n:05d}"
+        card = _card(name, expires=rng.choice((NOW + 5 * DAY, NOW - DAY, None)))
+        hyp = copy.deepcopy(HYPOTHESIS) if rng.random() < 0.5 else None
+        counts = rng.choice(((1, 1),) * 8 + ((0, 1), (1, 0), (2, 1), (1, 3), (2, 2)))
+        for cls, count in zip((LOCAL, FREE), counts, strict=True):
+            for k in range(count):
+                extra: dict[str, Any] = {"written_at": NOW - rng.randrange(3) * 60}
+                if hyp is not None:
+                    extra["hypothesis"] = dict(hyp, max_examples=rng.choice((200, 200, 50)))
+                outcome = rng.choice(outcomes)
+                if outcome == "assert_fail" and rng.random() < 0.5:
+                    extra["failure"] = dict(FAILURE, message=rng.choice(("a", "b")))
+                if rng.random() < 0.05:
+                    extra["note"] = "n" * rng.randrange(1, 5000)
+                if rng.random() < 0.05:
+                    extra["fixture_hash"] = "b" * 64
+                if rng.random() < 0.03:
+                    del extra["written_at"]
+                the_card = card if rng.random() < 0.95 else dict(card, seed=8)
+                stamp = _stamp(name, n, cls, outcome, f"{cls[0]}{n}-{k}", the_card, **extra)
+                refused = "bad signature" if rng.random() < 0.02 else None
+                loaded.append(pairing.Loaded(stamp, f"{cls}/{stamp['run_id']}.json", refused))
+        if rng.random() < 0.3:
+            allow.append(stamps.AllowEntry(f"tests/test_props.py::{name}", FREE, "o", "r",
+                                           NOW + rng.choice((-DAY, 3 * DAY, 40 * DAY))))
+            if rng.random() < 0.5:
+                issues[(f"tests/test_props.py::{name}", FREE)] = rng.choice((n, f"#{n}"))
+    rng.shuffle(loaded)
+    return loaded, allow, issues
+
+
+def test_one_stamp_per_class_decides_as_the_general_path(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: the one-stamp-per-class shortcut of :func:`pairing._decide_test` and the
+    general path give the same decisions, byte for byte, and the same report, on a seeded set
+    of every shape (the 100,000-stamp comparison is ``python -m bench --only classify``)."""
+    from gate.records import files
+
+    loaded, allow, issues = _seeded_stamps(3000, seed=31)
+    fast = pairing.decide_all(loaded, allow, NOW, issues)
+    shortcuts = sum(pairing._one_per_class(
+        [i for i in loaded if i.stamp["test_id"] == d.test_id], ()) is not None
+        for d in fast[:300])
+    assert shortcuts > 150  # most tests take the shortcut
+    monkeypatch.setattr(pairing, "_one_per_class", lambda *_: None)
+    general = pairing.decide_all(loaded, allow, NOW, issues)
+    assert [(d.test_id, d.entry, d.reruns, d.reds) for d in fast] == [
+        (d.test_id, d.entry, d.reruns, d.reds) for d in general]
+    assert files.canonical_json(pairing.build_report(fast, NOW)) == files.canonical_json(
+        pairing.build_report(general, NOW))
+    actions = {d.entry["action"] for d in fast}
+    assert {"accept_candidate", "reject_missing_stamp", "reject_duplicate_stamps",
+            "reject_run_retry_new_id", "reject_fixture_mismatch", "reject_stable_fail",
+            "reject_cross_class_pass", "freeze_inside_server_class", "reject_freeze_expired",
+            "reject_not_allowlisted"} <= actions
+    assert any("issue" in d.entry.get("freeze", {}) for d in fast)

@@ -409,6 +409,9 @@ def _decide_test(
     remembered: Sequence[Remembered],
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(the deciding entry, the rerun pairs) of :func:`decide_test`."""
+    pair = _one_per_class(items, remembered)
+    if pair is not None:  # the shape of nearly every test: no lists, sorts or reruns to make
+        return _paired(test_id, pair[0], pair[1], allowlist, now, issues, 0, 0), []
     by_class: dict[str, list[Loaded]] = {c: [] for c in stamps.CLASSES}
     for item in items:
         by_class[item.stamp["server_class"]].append(item)
@@ -458,6 +461,33 @@ def _decide_test(
         repeated += max(0, len(conclusive) - 1)
         discarded += len(runs) - max(1, len(conclusive))
     local, free = chosen
+    return _paired(test_id, local, free, allowlist, now, issues, discarded, repeated), reruns
+
+
+def _one_per_class(items: Sequence[Loaded], remembered: Sequence[Remembered],
+                   ) -> tuple[Loaded, Loaded] | None:
+    """(local-pinned, free-server) when ``items`` is one stamp of each class, neither refused,
+    each with an outcome, and nothing is remembered: then rows 0-2 cannot apply, there are no
+    reruns, and the general path of :func:`_decide_test` chooses exactly these two with nothing
+    discarded or repeated (tests/test_pairing.py compares both paths). Else None."""
+    if len(items) != 2 or remembered:
+        return None
+    first, second = items
+    if (first.refused is not None or second.refused is not None
+            or "outcome" not in first.stamp or "outcome" not in second.stamp):
+        return None
+    one, other = first.stamp["server_class"], second.stamp["server_class"]
+    if one == stamps.LOCAL and other == stamps.FREE:
+        return first, second
+    if one == stamps.FREE and other == stamps.LOCAL:
+        return second, first
+    return None
+
+
+def _paired(test_id: str, local: Loaded, free: Loaded, allowlist: Sequence[stamps.AllowEntry],
+            now: int, issues: Mapping[tuple[str, str], Any] | None, discarded: int,
+            repeated: int) -> dict[str, Any]:
+    """Rows 3-9: the stamp gate's entry for the chosen stamp of each class."""
     result = stamps.classify_pair(local.stamp, free.stamp, allowlist, now)
     entry = report.cross_class_pair(local.stamp, free.stamp, result,
                                     (local.source, free.source))
@@ -476,7 +506,7 @@ def _decide_test(
         entry["reason"] += (f" ({repeated} agreeing same-class repeat"
                             f"{'s' if repeated > 1 else ''} of the paired stamp"
                             f"{'s' if repeated > 1 else ''}, e.g. a re-run job)")
-    return entry, reruns
+    return entry
 
 
 def not_listed(loaded: Sequence[Loaded], remembered: Sequence[Remembered]

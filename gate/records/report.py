@@ -164,9 +164,14 @@ def cross_class_pair(
     """A cross-class pair: the stamp gate decides; the digest gate gives the label."""
     seen = (stamps.as_run_record(first), stamps.as_run_record(second))
     label = digest.classify_runs(*seen)
-    ordered = [(first, sources[0], seen[0]), (second, sources[1], seen[1])]
-    ordered.sort(key=lambda s: 0 if s[0].get("server_class") == stamps.LOCAL else 1)
-    sha, path = pin_of([s for s, _, _ in ordered], [r for _, _, r in ordered])
+    # local-pinned first; otherwise as given (what a stable sort on "is it local" gives)
+    if second.get("server_class") == stamps.LOCAL and first.get("server_class") != stamps.LOCAL:
+        a, b, source_a, source_b, seen_a, seen_b = (second, first, sources[1], sources[0],
+                                                    seen[1], seen[0])
+    else:
+        a, b, source_a, source_b, seen_a, seen_b = (first, second, sources[0], sources[1],
+                                                    seen[0], seen[1])
+    sha, path = pin_of((a, b), (seen_a, seen_b))
     pair: dict[str, Any] = {
         "test_id": str(first.get("test_id")),
         "gate": "stamp",
@@ -179,15 +184,15 @@ def cross_class_pair(
         # the digest gate's verdict (SPEC §4), always; the stamp gate's freeze is ``status``
         "freeze_allowed": label.freeze_allowed,
         "fixture_path": path,
-        "runs": [_run(s, src) for s, src, _ in ordered],
+        "runs": [_run(a, source_a), _run(b, source_b)],
     }
     if result.action == "reject_fixture_mismatch":
-        pair["mismatch"] = mismatch(ordered[0][0], ordered[1][0])
+        pair["mismatch"] = mismatch(a, b)
     if result.row == 6:  # a free-server red with a local-pinned green: the freeze family
-        card = ordered[0][0].get("sample_card")
+        card = a.get("sample_card")
         expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
         pair["card_expires"] = whole(expiry)
-    loc = _location([s for s, _, _ in ordered])
+    loc = _location((a, b))
     if loc:
         pair["location"] = loc
     return pair
