@@ -33,7 +33,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_init_writes_the_workflow_the_requirements_and_the_next_steps(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "pyproject.toml").write_text("[project]\nname = 'mylib'\nversion = '1'\n")
-    assert init("--local-runner", "self-hosted,linux", "tests") == 0
+    assert init("--two-job", "--local-runner", "self-hosted,linux", "tests") == 0
     out = capsys.readouterr().out
     text = WORKFLOW.read_text()
     example = EXAMPLE.read_text()

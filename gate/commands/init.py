@@ -268,13 +268,19 @@ def _first_files(args: argparse.Namespace, root: Path,
             raise _exists(workflow, "give --workflow OTHER.yml, or --no-workflow")
         command = getattr(args, "test_command", None) or " ".join(
             ["python", "-m", "pytest", *args.tests])
-        text = adopt.render_workflow(
-            local_runner=getattr(args, "local_runner", "self-hosted,pinned"),
-            free_runner=getattr(args, "free_runner", "ubuntu-latest"),
-            python_version=(getattr(args, "python_version", None)
-                            or collected.python_version or "3.11"),
-            test_command=command)
-        found.append((workflow, text.encode("utf-8"), "the two stamp legs and the gate job"))
+        values = {"local_runner": getattr(args, "local_runner", "self-hosted,pinned"),
+                  "free_runner": getattr(args, "free_runner", "ubuntu-latest"),
+                  "python_version": (getattr(args, "python_version", None)
+                                     or collected.python_version or "3.11"),
+                  "test_command": command}
+        if getattr(args, "two_job", False):
+            text = adopt.render_workflow(**values)
+            what = "the two stamp legs and the gate job"
+        else:
+            text = adopt.render_caller(**values, manifest=args.manifest, policy=args.policy)
+            what = ("the caller of the gate's reusable workflow: both stamp legs and the gate "
+                    "job")
+        found.append((workflow, text.encode("utf-8"), what))
     requirements = root / "requirements-test.txt"
     if not os.path.lexists(requirements):
         text = adopt.requirements_text(root, [name for name, _ in collected.plugin_dists])
@@ -291,8 +297,9 @@ def _next_steps(manifest_path: Path, policy_path: Path,
              "gate init --check: what would break the first CI run (missing plugins, cards "
              "the CI profile overrides, properties the manifest no longer matches)"]
     if workflow:
-        steps.append(f"set the local-pinned leg's runs-on in {workflow} to your runner's "
-                     "labels (--local-runner), if self-hosted,pinned are not its labels")
+        steps.append(f"set the local-pinned leg's runner in {workflow} (local-runner, or "
+                     "runs-on with --two-job) to your runner's labels (--local-runner), if "
+                     "self-hosted,pinned are not its labels")
     steps.append("commit them, push a branch and open a pull request: the check run "
                  "'agent-patch gate' decides (README: Adopt it in your repository)")
     return ["next steps:", *(f"  {n}. {s}" for n, s in enumerate(steps, start=1))]

@@ -257,6 +257,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--workflow", default=".github/workflows/properties.yml", metavar="FILE",
                    help="the workflow to write (default: .github/workflows/properties.yml)")
     p.add_argument("--no-workflow", action="store_true", help="write no workflow")
+    p.add_argument("--two-job", action="store_true",
+                   help="write the two-job workflow (both stamp legs and the gate job in your "
+                   "file, to compose your own) instead of the caller of the gate's reusable "
+                   "workflow")
     p.add_argument("--check", action="store_true",
                    help="write nothing; report what would break the first CI run: plugins "
                    "requirements-test.txt lacks, cards the CI settings conflict with, "
