@@ -47,6 +47,26 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("gate/testrun/recorder.py", "read_plan"):
         "runs inside the user's pytest (gate.records is not importable there): reads the plan "
         "gate stamp --pytest wrote and validated in its private folder",
+    # issue 27's seal: kernel pseudo-files and the test process, which files.py is not for
+    ("gate/testrun/reaping.py", "_stat"):
+        "reads /proc/PID/stat of the processes below the gate (kernel pseudo-files)",
+    ("gate/testrun/reaping.py", "_kids"):
+        "reads /proc/PID/task/TID/children (kernel pseudo-files)",
+    ("gate/testrun/reaping.py", "_command_line"):
+        "reads /proc/PID/cmdline to name a killed process (kernel pseudo-file)",
+    ("gate/testrun/withheld.py", "held"):
+        "reads /proc/self/environ: what another process could read of the gate",
+    ("gate/testrun/isolation.py", "_read_int"):
+        "reads one integer from /proc/sys (kernel.yama.ptrace_scope and friends)",
+    ("gate/testrun/file_commands.py", "_see"):
+        "reads the runner's file commands by descriptor (O_NOFOLLOW, O_NONBLOCK, bounded) "
+        "to compare them byte for byte: never writes, and files.py has no reader that "
+        "keeps the identity it compares",
+    ("gate/testrun/integrity.py", "installed_code"):
+        "runs inside the user's pytest (gate.records is not importable there): reads the "
+        "installed pytest/Hypothesis source it compares the live objects against",
+    ("gate/testrun/integrity.py", "_cached"):
+        "runs inside the user's pytest: reads the installed package's bytecode cache",
 }
 #: Whole trees that are not the gate: the example project's own tests, shipped as data.
 ALLOWED_TREES = ("gate/examples/",)
