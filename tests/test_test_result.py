@@ -248,3 +248,64 @@ def test_the_free_server_form_is_written_too(tmp_path: Path) -> None:
     annotations = statement["predicate"]["configuration"][-1]["annotations"]
     assert annotations["server_class"] == FREE and envelope["signatures"][0]["keyid"] == (
         "free-server-1")
+
+
+# --- the ed25519 form, verified by a consumer: gate signing verify --------------------------
+
+def _public() -> str:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return base64.b64encode(signing.public_bytes(
+        Ed25519PrivateKey.from_private_bytes(SEED))).decode()
+
+
+def test_gate_signing_verify_accepts_the_envelope_for_its_stamp_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from gate.commands.main import main
+
+    folder = _known_answer_run(tmp_path, monkeypatch)
+    envelope = str(folder / rules.TEST_RESULT_DSSE_NAME)
+    assert main(["signing", "verify", envelope, str(folder / "l1.json"),
+                 str(folder / "l2.json"), "--public-key", _public(), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert f"OK: signed by key 'pinned-1', {rules.TEST_RESULT_PREDICATE_TYPE}" in out
+    assert "result FAILED, 1 passed, 1 failed" in out
+    assert json.loads(out[out.index("{"):])["predicate"]["failedTests"] == [
+        "tests/test_b.py::test_sorts"]
+    # the stamp set's own envelope verifies the same way
+    assert main(["signing", "verify", str(folder / rules.DSSE_NAME), str(folder / "l1.json"),
+                 "--public-key", _public()]) == 0
+
+
+@pytest.mark.parametrize("wrong", ["key", "file", "payload"])
+def test_gate_signing_verify_refuses_another_key_file_or_payload(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        wrong: str) -> None:
+    from gate.commands.main import main
+
+    folder = _known_answer_run(tmp_path, monkeypatch)
+    envelope = folder / rules.TEST_RESULT_DSSE_NAME
+    key = KEY_OTHER if wrong == "key" else _public()
+    target = folder / "l1.json"
+    if wrong == "file":
+        target = tmp_path / "other.json"
+        target.write_text("{}")
+    if wrong == "payload":
+        doc = json.loads(envelope.read_bytes())
+        statement = json.loads(base64.b64decode(doc["payload"]))
+        statement["predicate"]["result"] = "PASSED"
+        doc["payload"] = base64.b64encode(json.dumps(statement).encode()).decode()
+        envelope.write_text(json.dumps(doc))
+    assert main(["signing", "verify", str(envelope), str(target), "--public-key", key]) == 1
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_gate_signing_verify_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
+    from gate.commands.main import main
+
+    (tmp_path / "e.json").write_text("{}")
+    assert main(["signing", "verify", str(tmp_path / "e.json"), "--public-key", "abc"]) == 2
+
+
+KEY_OTHER = signing.generate()[1]

@@ -306,6 +306,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                 "FILE (a stamp job refuses signing-key-file: its tests could read the file); "
                 "paste the printed entry under signing.keys.<class> in the policy.")
 
+    p = _add(ssub, "verify", "signing:cmd_verify",
+             "verify an ed25519 envelope a stamp job signed (its test-result statement or "
+             "stamp set) and that each FILE is one of its subjects")
+    p.add_argument("envelope", metavar="ENVELOPE",
+                   help="gate-test-result.dsse.json or gate-stamp-set.dsse.json")
+    p.add_argument("files", nargs="*", metavar="FILE", help="stamp files of the artifact")
+    p.add_argument("--public-key", required=True, metavar="BASE64",
+                   help="the class's public_key from the policy's signing.keys")
+    p.add_argument("--json", action="store_true", help="also print the verified statement")
+    p.epilog = ("Exit 0: it verifies and every FILE is a subject; 1: it does not (named); 2: "
+                "bad input. The run, attempt, job and class the statement names are the gate "
+                "job's to check.")
+
     _add(sub, "demo", "demo:cmd_demo", "run every gate on the examples shipped in the package")
     _add(sub, "action", "action:cmd_action",
          "what the composite action runs (configured by GATE_* environment variables)")

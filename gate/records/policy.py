@@ -197,6 +197,12 @@ def signing_shape(raw: Any, source: str) -> None:
                 raise GateInputError(source, f"{where}.{index}", why)
 
 
+def public_key_bytes(text: Any) -> bytes:
+    """The 32 raw bytes of a public key spelt as the policy spells it, or b"" when it is not
+    one (``gate signing verify --public-key`` reads it the same way)."""
+    return _public_key(text)
+
+
 def _public_key(text: Any) -> bytes:
     """The 32 raw bytes of a policy's ed25519 public key, or b"" when it is not one."""
     import base64
