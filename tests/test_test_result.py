@@ -309,3 +309,33 @@ def test_gate_signing_verify_refuses_a_key_that_is_not_one(tmp_path: Path) -> No
 
 
 KEY_OTHER = signing.generate()[1]
+
+
+def test_a_sigstore_outage_after_the_set_is_signed_leaves_one_line_not_a_failed_job(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The stamp set is what the gate decides on: the accompanying statement failing to sign
+    (Fulcio or Rekor unreachable the second time) is one log line, as for the gate's
+    verification summary; a consumer then finds no test-result bundle."""
+    calls: list[bytes] = []
+
+    def once(statement: bytes) -> bytes:
+        calls.append(statement)
+        if len(calls) > 1:
+            raise sb.SigstoreRefusal("signing step", "sigstore", "signing failed: unreachable")
+        return sg.INSTANCE.sign(statement, sg.claims(LOCAL))
+    monkeypatch.setattr(sb, "sign_statement", once)
+    sg._policy(tmp_path)
+    folder = tmp_path / "stamps" / sg.LOCAL_ART
+    write_json(folder / "l1.json", stamp(LOCAL, "pass", run_id="l1", fixture_sha256=SHA_X))
+    (tmp_path / "runner").mkdir()
+    manifest = tmp_path / "manifest.yml"
+    manifest.write_text("version: 1\nproperties: []\n", encoding="utf-8")
+    env = {**sg.RUN, **sg.OIDC, "RUNNER_TEMP": str(tmp_path / "runner"), "GATE_MODE": "sign",
+           "GATE_SERVER_CLASS": LOCAL, "GATE_MANIFEST": str(manifest),
+           "GATE_POLICY": str(tmp_path / "policy.yml"), "GATE_STAMPS_DIR": str(folder),
+           "GATE_ARTIFACT_NAME": sg.LOCAL_ART}
+    assert action.run(env) == 0
+    assert (folder / rules.SIGSTORE_NAME).is_file()
+    assert not (folder / rules.TEST_RESULT_SIGSTORE_NAME).exists()
+    assert "the test-result statement is not: sigstore: signing failed" in capsys.readouterr().out
