@@ -177,10 +177,18 @@ HOOKS = ("pytest_runtest_protocol", "pytest_runtest_call", "pytest_runtest_maker
 
 
 def _function(owner: Any, name: str) -> Any:
-    """The function behind ``owner.name`` as an instance sees it (MRO, no descriptor run)."""
-    import inspect
-
-    raw = inspect.getattr_static(owner, name)
+    """The function behind ``owner.name`` as an instance sees it (a class's MRO, no
+    descriptor run: ``inspect.getattr_static``'s answer for a module or a class, cheaper)."""
+    if isinstance(owner, type):
+        for klass in type.__dict__["__mro__"].__get__(owner):  # not a metaclass's own
+            found = vars(klass)
+            if name in found:
+                raw = found[name]
+                break
+        else:
+            raise AttributeError(name)
+    else:
+        raw = vars(owner).get(name, _ABSENT)
     if isinstance(raw, (classmethod, staticmethod)):
         return raw.__func__
     if isinstance(raw, property):
