@@ -339,3 +339,42 @@ def test_a_replaced_reference_is_named_with_where_it_now_comes_from(
     (line,) = watch.check()
     assert line.startswith("_pytest.unittest.pytest_runtest_makereport was replaced during the "
                            f"run (now {__file__}:")
+
+
+KEEPS_REPORTS = '''
+import pytest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, "rep_" + report.when, report)  # the common pattern: keep it, change nothing
+    return report
+'''
+
+
+def test_a_conftest_that_only_keeps_its_reports_changes_no_stamp(tmp_path: Path) -> None:
+    """No false alarm: pytest's and Hypothesis's own hooks (the parametrized tests' health
+    check suppression included) and a conftest's makereport wrapper that leaves the outcome
+    alone give the stamps they gave before."""
+    workspace(tmp_path, {"draws": 1, "fixed_band": FINDS})
+    (tmp_path / "conftest.py").write_text(KEEPS_REPORTS)
+    done = stamp(tmp_path, "out", *pytest_argv(*select("draws", "fixed_band")))
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = read_stamps(tmp_path / "out")
+    assert {t: s["outcome"] for t, s in got.items()} == {"draws": "pass",
+                                                          "fixed_band": "assert_fail"}
+    assert got["draws"]["hypothesis"]["seed"] == 1
+
+
+def test_under_xdist_the_workers_verdict_reaches_the_stamp(tmp_path: Path) -> None:
+    """The workers run, observe and judge the calls; the verdict travels with the report."""
+    pytest.importorskip("xdist")
+    workspace(tmp_path, {"fixed_band": FINDS}, deadline_ms=None)
+    (tmp_path / "conftest.py").write_text(REWRITE_OUTCOME)
+    done = stamp(tmp_path, "out", *pytest_argv("-n", "2", *select("fixed_band")))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (got,) = read_stamps(tmp_path / "out").values()
+    assert got["outcome"] == "resource_exit", got
+    assert "the report says passed, but Hypothesis's engine found a failing example" in got[
+        "note"]
