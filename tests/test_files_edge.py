@@ -179,6 +179,7 @@ READERS: dict[str, Callable[[Path], object]] = {
 WRITERS: dict[str, Callable[[Path], object]] = {
     "append_bytes": lambda p: files.append_bytes(p, b"evil\n"),
     "write_once": lambda p: files.write_once(p, b"evil\n"),
+    "write_once scratch": lambda p: files.write_once(p, b"evil\n", durable=False),
     "write_replace": lambda p: files.write_replace(p, b"evil\n"),
     "open_fd create": lambda p: os.close(files.open_fd(p, os.O_WRONLY | os.O_CREAT)),
 }
@@ -266,6 +267,34 @@ def test_regular_files_still_work(tmp_path: Path) -> None:
         files.write_once(tmp_path / "once", b"y")
     assert not [p for p in tmp_path.rglob("*.tmp")]
     assert files.lexists(path) and not files.lexists(tmp_path / "nope")
+
+
+def test_only_scratch_writes_skip_fsync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record is flushed to disk, file and folder (two ``fsync``); a scratch file in a private
+    temporary folder (``durable=False``: the recorder's loader and plan) is written as
+    atomically and never over an existing name, without them (issue 31)."""
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    files.write_once(tmp_path / "record", b"x")
+    files.write_replace(tmp_path / "report", b"x")
+    assert len(synced) == 4
+    files.write_once(tmp_path / "scratch", b"y", durable=False)
+    assert len(synced) == 4 and files.read_bytes_capped(tmp_path / "scratch") == b"y"
+    with pytest.raises(GateInputError, match="never overwritten"):
+        files.write_once(tmp_path / "scratch", b"z", durable=False)
+    assert files.read_bytes_capped(tmp_path / "scratch") == b"y"
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_the_stamp_leg_syncs_its_stamps_not_its_scratch_files() -> None:
+    """The two scratch writes of the recorder route say so, and nothing else in gate/ does."""
+    import re
+
+    root = Path(files.__file__).resolve().parent.parent
+    found = sorted(f"{p.relative_to(root)}" for p in root.rglob("*.py")
+                   if re.search(r"durable=False", p.read_text()) and p.name != "files.py")
+    assert found == ["testrun/collecting.py", "testrun/recorder_route.py"]
 
 
 # --- the issue's examples, through the commands ---------------------------------------------

@@ -97,7 +97,7 @@ def collect(tests: Sequence[str], python: str, *, timeout: float = 600.0,
     collects as CI will too)."""
     here = Path(__file__).with_name("init_collector.py")
     with tempfile.TemporaryDirectory(prefix="gate-init-") as tmp:
-        write_once(Path(tmp) / f"{COLLECTOR}.py", read_bytes_capped(here))
+        write_once(Path(tmp) / f"{COLLECTOR}.py", read_bytes_capped(here), durable=False)
         out = Path(tmp) / "collected.json"
         env = dict(os.environ)
         for name, value in (environment or {}).items():

@@ -331,7 +331,7 @@ def recorder_env(private: Path, plan: Path, channel_fd: int, environ: Mapping[st
     name = f"{LOADER_PREFIX}{secrets.token_hex(8)}"
     source = LOADER.format(package=str(package),
                            workspace=[os.path.realpath(os.fspath(w)) for w in workspace])
-    write_once(path / f"{name}.py", source.encode("utf-8"))
+    write_once(path / f"{name}.py", source.encode("utf-8"), durable=False)  # scratch
     env = dict(environ)
     addopts = env.get("PYTEST_ADDOPTS", "").strip()
     env["PYTEST_ADDOPTS"] = f"-p {name} {addopts}".strip()
@@ -390,7 +390,7 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     channel = ResultsChannel(own_pid_namespace=seal is not None and seal.namespaced)
     try:
         plan_path = private / "plan.json"
-        write_once(plan_path, canonical_json(plan) + b"\n")
+        write_once(plan_path, canonical_json(plan) + b"\n", durable=False)  # scratch
         env = recorder_env(private, plan_path, channel.child_fd, os.environ, workspace)
         argv, stdin = list(request.command), None
         if seal is not None:  # the recorder loads from its private folder, read-only inside
