@@ -27,13 +27,14 @@ def requests_for(n: int, state_dir: Path | None) -> dict[str, int]:
     from gate.github import checks
     from tests.github_double import WRITE_TOKEN, GitHubDouble
     from tests.test_summary import make_report
+    from tests.typed_report import typed
 
     with GitHubDouble() as double:
         settings = checks.Settings(
             token=WRITE_TOKEN, api_url=double.base_url, repository="o/r",
             head_sha="c0ffee" + "0" * 34, external_id="123-1-gate", backoff=0.0,
             max_wait=5.0, timeout=5, state_dir=state_dir)
-        result = checks.publish(make_report(rejected=n, accepted=3), settings)
+        result = checks.publish(typed(make_report(rejected=n, accepted=3)), settings)
         assert result.published, result.reason
         assert double.invalid_requests() == []
         return {"create": double.count("create_check_run"),
