@@ -102,10 +102,14 @@ FORGE = {
     '''          server-class: free-server
           manifest: .github/gate.yml
           command: python -m pytest
+          # pull-request code: installed inside the gate's seal, never before it
+          install: python -m pip install -r requirements-test.txt
           timeout-seconds: "1800"
 ''': '''          server-class: free-server
           manifest: .github/gate.yml
           command: python -m pytest
+          # pull-request code: installed inside the gate's seal, never before it
+          install: python -m pip install -r requirements-test.txt
           timeout-seconds: "1800"
       - name: Forge local-pinned stamps
         run: |
