@@ -9,6 +9,7 @@ ledger: the row tests pin the action and the row, these the words)."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Any
 
 import pytest
@@ -1102,3 +1103,13 @@ def test_a_typo_shows_each_nearest_name_cut_at_80_characters() -> None:
         _outcome.not_matched(CLEAN, (), classname=None, name="test_y", names=[("m", long)],
                              seen=_outcome.SEEN_UNKNOWN)
     assert f"nearest: {long[:80]!r}; " in typo.value.message
+
+
+def test_utc_date_is_utc_whatever_the_machines_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert when.utc_date(0) == "1970-01-01 00:00 UTC"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
