@@ -13,17 +13,24 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from tests import test_action_act as base
 from tests.act.harness import ActResult
 from tests.github_double import GitHubDouble
-from tests.test_action_act import _run_example
+from tests.test_action_act import _project_copy
+from tests.test_action_act import _run_example as _run_act_example
 
 double = base.double  # the fixtures: the GitHub API double, the action's locked wheels
 wheelhouse = base.wheelhouse
 
+ROOT = Path(__file__).resolve().parent.parent
 GATE_STEP = "      - name: Pair the stamps and decide\n"
 GATE_INPUTS = "          check-name: agent-patch gate (example)\n"
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
@@ -45,17 +52,50 @@ def _readme_block() -> tuple[str, str]:
     return (textwrap.indent(step, " " * 6), textwrap.indent(inputs, " " * 6))
 
 
-# Around the README's attempt step, in the gate job: the gate installed from the checkout (the
-# action's own repository here; a user installs its release, README "Adopt it", step 1) into a
-# venv of its own, so the host's Python is left alone; another attempt's folder bootstrapped;
-# the agent's patch and prompt; the reviewer writing its receipt in receipts/__FOLDER__.
+# Around the README's attempt step, in the gate job: the gate installed (as a user installs
+# its release, README "Adopt it", step 1: here the wheel of the job's own checkout, built once
+# per test process by the gate_wheel fixture rather than by pip in every job) into a venv of
+# its own, so the host's Python is left alone; another attempt's folder bootstrapped; the
+# agent's patch and prompt; the reviewer writing its receipt in receipts/__FOLDER__.
 INSTALL = """\
       - name: Install the gate
         run: |
           python3 -m venv "$RUNNER_TEMP/gate-cli"
-          "$RUNNER_TEMP/gate-cli/bin/python" -m pip install --quiet --disable-pip-version-check .
+          "$RUNNER_TEMP/gate-cli/bin/python" -m pip install --quiet --disable-pip-version-check \\
+            "$GATE_WHEEL"
           echo "$RUNNER_TEMP/gate-cli/bin" >> "$GITHUB_PATH"
 """
+
+
+@pytest.fixture(scope="session")
+def gate_wheel(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
+    """The wheel ``pip install .`` builds from a checkout of this repository, built once per
+    test process and installed by every receipt run (issue 31: each job built it again, ~5 s
+    of each run at load 5; and since the wheel force-includes examples/workflows/
+    reusable-caller.yml, which the act tests' checkout copy leaves out, the job's build failed:
+    every receipt act test failed at "Install the gate")."""
+    source = tmp_path_factory.mktemp("gate-source")
+    _project_copy(source)
+    # and what the wheel's force-include and shared-scripts name (pyproject.toml), which the
+    # act tests' checkout copy leaves out: a user's checkout has them
+    shutil.copytree(ROOT / "scripts", source / "scripts")
+    (source / "examples" / "workflows").mkdir(parents=True)
+    for name in ("python.yml", "reusable-caller.yml"):
+        shutil.copy2(ROOT / "examples" / "workflows" / name, source / "examples" / "workflows")
+    out = tmp_path_factory.mktemp("gate-wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                           "--no-index", "--find-links", str(wheelhouse),
+                           "--disable-pip-version-check", "--wheel-dir", str(out), str(source)],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = out.glob("agent_patch_gate-*.whl")
+    return wheel
+
+
+def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path, gate_wheel: Path,
+                 edit: dict[str, str]) -> ActResult:
+    return _run_act_example(tmp_path, double, wheelhouse, edit=edit,
+                            env={"GATE_WHEEL": str(gate_wheel)})
 REVIEW = """\
       - name: Another attempt's folder
         run: gate receipt bootstrap --attempt-id other --dir receipts
@@ -130,8 +170,8 @@ def _refused(result: ActResult, tmp_path: Path, double: GitHubDouble, line: str)
 
 
 def test_a_receipt_in_its_bootstrapped_attempt_folder_opens(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse, edit=_edit())
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path, gate_wheel: Path) -> None:
+    result = _run_example(tmp_path, double, wheelhouse, gate_wheel, edit=_edit())
     assert result.returncode == 0, result.log_tail(120)
     gate = result.job("gate")
     assert gate.succeeded
@@ -149,26 +189,26 @@ def test_a_receipt_in_its_bootstrapped_attempt_folder_opens(
 
 
 def test_a_receipt_in_another_attempts_folder_is_refused(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path, gate_wheel: Path) -> None:
     """The receipt names this attempt's generation but sits in ``receipts/other``, a folder
     bootstrapped for another attempt: not directly inside ``receipt-dir``/``attempt-id``."""
-    result = _run_example(tmp_path, double, wheelhouse, edit=_edit(folder="other"))
+    result = _run_example(tmp_path, double, wheelhouse, gate_wheel, edit=_edit(folder="other"))
     _refused(result, tmp_path, double, "reject: receipt_location")
 
 
 def test_a_generation_other_than_the_minted_one_is_refused(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path, gate_wheel: Path) -> None:
     """The workspace-generation input names a generation nobody minted for this attempt."""
-    result = _run_example(tmp_path, double, wheelhouse,
+    result = _run_example(tmp_path, double, wheelhouse, gate_wheel,
                           edit=_edit(generation="0123456789abcdef0123456789abcdef"))
     _refused(result, tmp_path, double, "reject: workspace_generation")
 
 
 def test_a_refused_bootstrap_fails_the_step_before_the_gate(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+        tmp_path: Path, double: GitHubDouble, wheelhouse: Path, gate_wheel: Path) -> None:
     """README's attempt step keeps the bootstrap's exit status: a folder that already holds a
     receipt is refused (exit 2), the job stops there, and the receipt in it is never read."""
-    result = _run_example(tmp_path, double, wheelhouse,
+    result = _run_example(tmp_path, double, wheelhouse, gate_wheel,
                           edit=_edit(before=STALE, review=False))
     assert result.returncode != 0
     gate = result.job("gate")
