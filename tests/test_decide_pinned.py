@@ -1113,3 +1113,11 @@ def test_utc_date_is_utc_whatever_the_machines_time_zone(monkeypatch: pytest.Mon
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+@pytest.mark.parametrize("key", ["oracle_passed", "transport_ok", "timed_out"])
+def test_a_malformed_value_of_any_of_the_three_fields_never_reads_green(key: str) -> None:
+    malformed = dict(rr(True, True, timed_out=False), **{key: "yes"})
+    for a, b in ((malformed, rr(True, True)), (rr(True, True), malformed)):
+        assert digest.classify_runs(a, b) == digest.DigestResult(
+            FailureClass.UNCLASSIFIED, 6, "an oracle or transport value is malformed; no freeze")
