@@ -1121,3 +1121,24 @@ def test_a_malformed_value_of_any_of_the_three_fields_never_reads_green(key: str
     for a, b in ((malformed, rr(True, True)), (rr(True, True), malformed)):
         assert digest.classify_runs(a, b) == digest.DigestResult(
             FailureClass.UNCLASSIFIED, 6, "an oracle or transport value is malformed; no freeze")
+
+
+def test_every_value_a_refusal_quotes_is_cut_to_its_bound() -> None:
+    long = "x" * 200
+    expect = dataclasses.replace(EXPECT, artifact="a" * 120)
+    assert signing.predicate_problem(PREDICATE, expect) == (
+        "predicate.artifact", f"'gate-stamps-local', not {'a' * 80!r} (the artifact's own)")
+    assert signing.predicate_problem(dict(PREDICATE, repository=long), EXPECT) == (
+        "predicate.repository", f"{long[:100]!r}, not this repository 'Acme/Widgets'")
+    assert signing.predicate_problem(dict(PREDICATE, repository_id=long), EXPECT) == (
+        "predicate.repository_id", f"{long[:30]!r}, not this repository's '42'")
+    assert signing.predicate_problem(dict(PREDICATE, run_id=long), EXPECT) == (
+        "predicate.run_id", f"{long[:30]!r}, not the run decided on (1001, 1002)")
+    subject = {"name": long, "digest": {"sha256": "1" * 64}}
+    assert signing.subject_problem([subject, subject], {long: "1" * 64}) == (
+        "subject.1.name", f"{long[:100]!r} is named twice")
+    assert signing.subject_problem([subject], {}) == (
+        "subject.0.name", f"{long[:100]!r} is not in the artifact (a stamp removed after "
+        "signing)")
+    assert signing.subject_problem([subject], {long: "2" * 64}) == (
+        "subject.0.digest.sha256", f"{long[:100]!r} has other bytes than were signed")
