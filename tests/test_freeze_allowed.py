@@ -20,6 +20,7 @@ import pytest
 from gate.github import review
 from gate.records import report as report_lines
 from tests import golden_cases as g
+from tests import manual
 from tests.typed_report import typed_pair
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +101,7 @@ def test_every_row_of_both_tables_is_reached() -> None:
 
 
 def readme_table() -> dict[str, str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = manual.text()
     start = text.index("<!-- freeze_allowed: tests/test_freeze_allowed.py")
     rows = re.findall(r"^\| ([^|]+) \| (.+) \|$", text[start:start + 3000], re.M)
     return {k.strip(): v for k, v in rows[1:3]}
@@ -114,5 +115,5 @@ def test_the_readme_says_what_the_code_does() -> None:
     assert cross.startswith("`failure_class` is `harness_flake`")
     assert "`stamp_gate=freeze_inside_server_class`" in cross
     assert rerun.startswith("`failure_class` is `harness_flake`") and "stays rejected" in rerun
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = manual.text()
     assert "whatever `failure_class` says" not in text

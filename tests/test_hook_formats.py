@@ -217,8 +217,9 @@ def test_help_lists_every_format() -> None:
 def _wiring() -> list[dict[str, Any]]:
     import re
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("#### Wiring the hook into an agent CLI", 1)[1].split("\n### ", 1)[0]
+    from tests import manual
+
+    section = manual.section("Wiring the hook into an agent CLI")
     return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.DOTALL)]
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.agent import hook
+from tests import manual
 from tests.core_helpers import FIXTURE_HOST
 
-README = Path(__file__).resolve().parent.parent / "README.md"
 GOOD = f"https://{FIXTURE_HOST}/v1/items"
 
 #: Per CLI: the tools that can reach the network (each must be routed to the hook), and a few
@@ -141,8 +140,7 @@ EVERY_CALL = ("cursor", "copilot")
 
 def wiring() -> dict[str, dict[str, Any]]:
     """The README's blocks by --format: {fmt: {"event": ..., "matcher": ..., "entry": ...}}."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("#### Wiring the hook into an agent CLI", 1)[1].split("\n### ", 1)[0]
+    section = manual.section("Wiring the hook into an agent CLI")
     found: dict[str, dict[str, Any]] = {}
     for block in re.findall(r"```json\n(.*?)```", section, re.DOTALL):
         ((event, groups),) = json.loads(block)["hooks"].items()

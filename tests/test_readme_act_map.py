@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests import manual
+
 ROOT = Path(__file__).resolve().parent.parent
 USES = re.compile(r"^\s*(?:-\s*)?uses:\s*([\w.-]+/[\w.-]+)@([0-9a-f]{40})\b", re.M)
 MAPPED = re.compile(r"--local-repository ([\w.-]+/[\w.-]+)@([0-9a-f]{40})=")
@@ -14,7 +16,7 @@ MAPPED = re.compile(r"--local-repository ([\w.-]+/[\w.-]+)@([0-9a-f]{40})=")
 def test_the_offline_recipe_maps_every_pinned_action() -> None:
     used = set(USES.findall((ROOT / "examples" / "workflows" / "python.yml").read_text()))
     used |= set(USES.findall((ROOT / "action.yml").read_text()))
-    readme = (ROOT / "README.md").read_text()
+    readme = manual.text()
     block = readme[readme.index("act pull_request -W .github/workflows/properties.yml "
                                 "--action-offline-mode"):]
     block = block[:block.index("```")]

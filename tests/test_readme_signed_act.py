@@ -27,7 +27,7 @@ PRIVATE, PUBLIC = signing.generate()
 
 
 def _readme_block() -> str:
-    return pasted.readme_block("### Signed stamps", "name: properties\n")
+    return pasted.readme_block("Signed stamps", "name: properties\n")
 
 
 def test_the_readme_signed_workflow_is_the_repository_file() -> None:

@@ -1,6 +1,7 @@
 """The README's workflow is a file of this repository, and it runs as pasted.
 
-``examples/workflows/python.yml`` is the README's first YAML block, byte for byte. Under act it
+``examples/workflows/python.yml`` is the first YAML block of "Use it in a workflow"
+(docs/workflow.md: the two-job form), byte for byte. Under act it
 runs unchanged on a Python project made of tests/hypo_suite's Hypothesis properties laid out as
 a user's repository would be (``.github/gate.yml``, ``.github/gate-policy.yml``,
 ``requirements-test.txt``, tests at the root); only the ``uses:`` ref of the action is mapped
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.decide import digest
+from tests import manual
 from tests import test_action_act as base
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
@@ -27,12 +29,12 @@ from tests.test_hypothesis_card import MISSES, workspace
 
 wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
 WORKFLOW = ROOT / "examples" / "workflows" / "python.yml"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def readme_block(heading: str, start: str = "") -> str:
-    """The README section under ``heading``'s first yaml block starting with ``start``."""
-    section = README.split(f"{heading}\n", 1)[1].split("\n## ", 1)[0]
+    """The first yaml block starting with ``start`` in the manual's section titled ``heading``
+    (the README or the docs page that holds it)."""
+    section = manual.section(heading)
     match = re.search(rf"```yaml\n({re.escape(start)}.*?)```\n", section, re.DOTALL)
     assert match, f"{heading}: no yaml block"
     return match.group(1)
@@ -50,7 +52,7 @@ def action_ref(text: str) -> str:
 
 
 def _readme_block() -> str:
-    return readme_block("## Use it in a workflow")
+    return readme_block("Use it in a workflow")
 
 
 def test_the_readme_workflow_is_the_repository_file() -> None:

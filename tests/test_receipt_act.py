@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import manual
 from tests import test_action_act as base
 from tests.act.harness import ActResult
 from tests.github_double import GitHubDouble
@@ -33,7 +34,6 @@ wheelhouse = base.wheelhouse
 ROOT = Path(__file__).resolve().parent.parent
 GATE_STEP = "      - name: Pair the stamps and decide\n"
 GATE_INPUTS = "          check-name: agent-patch gate (example)\n"
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 ATTEMPT = "${{ github.run_id }}-${{ github.run_attempt }}"
 MINTED = "${{ steps.attempt.outputs.generation }}"
 
@@ -41,7 +41,7 @@ MINTED = "${{ steps.attempt.outputs.generation }}"
 def _readme_block() -> tuple[str, str]:
     """The attempt step and the gate step's receipt inputs, as README.md's receipt section
     shows them (indented for the example workflow's gate job)."""
-    section = README.split("### Receipt binder\n", 1)[1].split("\n## ", 1)[0]
+    section = manual.section("Receipt binder")
     match = re.search(r"```yaml\n(.*?)```\n", section, re.DOTALL)
     assert match, "the receipt section has no yaml block"
     block = match.group(1)
