@@ -3,10 +3,11 @@ new version and whose CHANGELOG.md has its section.
 
 1. tags HEAD ``vX.Y.Z`` (annotated) and moves the major tag ``vX`` to it;
 2. pins that commit in every ``uses:`` line of this action (and of its reusable workflow,
-   ``agent-patch-gate/gate/.github/workflows/gate.yml@<sha>``) in the README, the example
-   workflows and the reusable workflow itself (``uses: agent-patch-gate/gate@<sha> # vX.Y.Z``:
-   the reusable workflow at a release runs the action of the release's code), in the
-   README's offline act mapping, and names the tag in the README's install line
+   ``agent-patch-gate/gate/.github/workflows/gate.yml@<sha>``) in the README, the docs pages,
+   the example workflows and the reusable workflow itself
+   (``uses: agent-patch-gate/gate@<sha> # vX.Y.Z``: the reusable workflow at a release runs
+   the action of the release's code), in the offline act mapping (docs/workflow.md), and names
+   the tag in the install lines
    (``@vX.Y.Z``), and commits that as "release: pin vX.Y.Z"; push main and both tags.
 
 A workflow names the release by its commit (a tag can be moved; a commit cannot), with the tag
@@ -23,9 +24,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "agent-patch-gate/gate"
-#: The files whose ``uses:`` lines name this action by commit.
-PINNED = ("README.md", "examples/workflows/python.yml", "examples/workflows/python-signed.yml",
-          "examples/workflows/reusable-caller.yml", ".github/workflows/gate.yml")
+#: The files whose ``uses:`` lines name this action by commit, or that map it for act or name
+#: the release in an install line (tests/test_release.py checks none is missing).
+PINNED = ("README.md", "docs/adopt.md", "docs/forks.md", "docs/gates.md", "docs/signing.md",
+          "docs/workflow.md", "examples/workflows/python.yml",
+          "examples/workflows/python-signed.yml", "examples/workflows/reusable-caller.yml",
+          ".github/workflows/gate.yml")
 #: A ``uses:`` of the action, or of its reusable workflow (``…/.github/workflows/gate.yml``).
 USES = re.compile(r"(uses: )(?:your-org/agent-patch-gate|agent-patch-gate/gate)"
                   r"(/\.github/workflows/gate\.yml)?@[0-9a-f]{40}( # )v[^\n]*")
@@ -67,8 +71,8 @@ def main() -> int:
     for name in PINNED:
         path = ROOT / name
         path.write_text(pin(path.read_text(encoding="utf-8"), sha, tag), encoding="utf-8")
-    git("commit", "-q", "-am", f"release: pin {tag} ({sha[:12]}) in the README and the example "
-        "workflows")
+    git("commit", "-q", "-am", f"release: pin {tag} ({sha[:12]}) in the README, the docs and "
+        "the example workflows")
     print(f"release: tagged {tag} and {tag.split('.')[0]} at {sha}; pinned it in "
           f"{', '.join(PINNED)}; now push main and the tags")
     return 0
