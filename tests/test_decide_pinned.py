@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gate.decide import digest, halt, receipts, signing, stamps, ungated, when
+from gate.decide import digest, halt, judges, receipts, signing, stamps, ungated, when
 from gate.decide import outcome as _outcome
 from gate.decide.digest import FailureClass
 from gate.decide.outcome import Outcome, ProcessResult
@@ -1142,3 +1142,60 @@ def test_every_value_a_refusal_quotes_is_cut_to_its_bound() -> None:
         "signing)")
     assert signing.subject_problem([subject], {long: "2" * 64}) == (
         "subject.0.digest.sha256", f"{long[:100]!r} has other bytes than were signed")
+
+
+# --- what judges the patch (gate/decide/judges.py) --------------------------------------------
+
+
+def _judged_paths(changed: list[tuple[str, str | None]],
+                  properties: list[judges.PropertyFiles]) -> list[str]:
+    return [c.path for c in judges.judged(changed, properties)]
+
+
+def test_the_file_of_a_node_id() -> None:
+    assert judges.test_file_of("tests/a b.py::TestX::test_y") == "tests/a b.py"
+    assert judges.test_file_of("tests/a.py") == "tests/a.py"
+
+
+def test_a_property_without_a_test_file_is_judged_by_its_node_ids_file() -> None:
+    prop = judges.PropertyFiles("c/test_z.py::test_t", None)
+    assert _judged_paths([("c/test_z.py", None), ("c/__init__.py", None)], [prop]) == [
+        "c/__init__.py", "c/test_z.py"]
+
+
+def test_every_gated_tests_package_path_is_judged() -> None:
+    props = [judges.PropertyFiles("a/test_x.py::t", "a/test_x.py"),
+             judges.PropertyFiles("b/test_y.py::t", "b/test_y.py")]
+    assert _judged_paths([("a/__init__.py", None), ("b/__init__.py", None)], props) == [
+        "a/__init__.py", "b/__init__.py"]
+    # a changed conftest's folder is on the package path too
+    assert "d/__init__.py" in _judged_paths([("d/conftest.py", None), ("d/__init__.py", None)],
+                                            props)
+
+
+def test_a_path_listed_twice_is_judged_once_and_the_rest_still_are() -> None:
+    prop = judges.PropertyFiles("a/test_x.py::t", "a/test_x.py", fixtures=("fx/1.json",))
+    found = judges.judged([("fx/1.json", None), ("fx/1.json", None), ("a/test_x.py", None)],
+                          [prop])
+    assert sorted(c.path for c in found) == ["a/test_x.py", "fx/1.json"]
+
+
+def test_a_rename_keeps_its_previous_name_only_when_it_differs() -> None:
+    prop = judges.PropertyFiles("a/test_x.py::t", "a/test_x.py", fixtures=("fx/1.json",))
+    [renamed] = judges.judged([("fx/2.json", "fx/1.json")], [prop])
+    assert renamed.previous == "fx/1.json"
+    [same] = judges.judged([("fx/1.json", "fx/1.json")], [prop])
+    assert same.previous is None
+
+
+def test_nothing_is_judged_without_a_property() -> None:
+    assert judges.judged([(".github/gate.yml", None)], [],
+                         config={".github/gate.yml": "manifest"}) == []
+
+
+@pytest.mark.parametrize(("path", "pip_reads"), [
+    ("requirements-dev.txt", True), ("constraints.txt", True), ("ci/test-requirements.txt", True),
+    ("requirements/base.in", True), ("requirements/notes.md", False), ("docs/notes.txt", False),
+    ("docs/requirements.md", False)])
+def test_which_files_pip_is_given(path: str, pip_reads: bool) -> None:
+    assert judges.is_requirements(path) is pip_reads
