@@ -128,6 +128,7 @@ def test_the_install_runs_first_sealed_as_the_tests(shared_folder: Path) -> None
     install = (f"echo installing; env > install-env.txt; "
                f"(setsid bash -c 'sleep 30; : {token}' &); echo done > installed.txt")
     done = _gate(shared_folder, "--install", install, "--fence",
+                 "--isolation", "none",  # the reaper's naming (in a namespace the kernel kills)
                  command="test -e installed.txt && exit 1",
                  env={"GITHUB_TOKEN": "sekrit", "GATE_SIGNING_KEY": "sekrit"})
     try:
