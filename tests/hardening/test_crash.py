@@ -206,9 +206,9 @@ def test_sigkill_while_writing_reports(tmp_path: Path) -> None:
         except files.GateInputError:
             lost += len(acked) > 0  # the last acknowledged report must be readable
             continue
-        if data != files.canonical_json(built) + b"\n":
+        if data != files.canonical_json(built.to_dict()) + b"\n":
             believed += 1
-        if acked and built["now"] < max(int(a) for a in acked):
+        if acked and built.now < max(int(a) for a in acked):
             lost += 1
     figures.put(section, "trials", TRIALS)
     figures.put(section, "acknowledged writes", acked_total)
