@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gate.errors import GateInputError
-from gate.testrun import running
+from gate.testrun import isolation, running
 from tests import sealed_helpers as sealed
 from tests.sealed_helpers import shared_folder
 
@@ -156,7 +156,18 @@ def test_an_install_that_fails_writes_no_stamps(shared_folder: Path) -> None:
 
 
 @pytest.mark.skipif(sealed.can_drop() is not None, reason=str(sealed.can_drop()))
-def test_an_install_that_writes_the_file_commands_is_refused(shared_folder: Path) -> None:
+@pytest.mark.parametrize("level", [
+    "none",
+    pytest.param("namespace", marks=pytest.mark.skipif(
+        not isolation._bwrap_starts(),
+        reason="bubblewrap is not installed (.ci/run installs it) or its sandbox does not "
+               "start (kernel.apparmor_restrict_unprivileged_userns)")),
+])
+def test_an_install_that_writes_the_file_commands_is_refused(shared_folder: Path,
+                                                             level: str) -> None:
+    """Below ``namespace`` the write lands and the gate refuses it after the fact (the
+    process level's check); in the namespace the file commands are read-only to the install
+    too, so the write fails and the failed install is refused. No stamps either way."""
     files = shared_folder / "runner" / "_runner_file_commands"
     files.mkdir(parents=True)
     (files / "set_env_1").write_text("", encoding="utf-8")
@@ -164,9 +175,18 @@ def test_an_install_that_writes_the_file_commands_is_refused(shared_folder: Path
         os.chown(path, sealed.UID, sealed.GID)
     done = _gate(shared_folder, "--install",
                  "echo BASH_ENV=/tmp/x >> $RUNNER_TEMP/_runner_file_commands/set_env_1",
+                 "--isolation", level,
                  env={"RUNNER_TEMP": str(files.parent), "GITHUB_ENV": str(files / "set_env_1")})
     assert done.returncode == 2
-    assert "set_env_1: (runner file command): changed while the command ran" in done.stderr
+    if level == "none":
+        assert "set_env_1: (runner file command): changed while the command ran" in done.stderr
+    else:
+        assert "set_env_1: Read-only file system" in done.stdout + done.stderr
+        assert ("gate: error: install: (input): the install command exited 1 (its output is "
+                "above); no stamps written") in done.stderr
+        assert (files / "set_env_1").read_text(encoding="utf-8") == ""
+    assert not (shared_folder / "stamps").exists() or not any(
+        (shared_folder / "stamps").iterdir())
 
 
 @pytest.mark.parametrize(("flags", "said"), [
