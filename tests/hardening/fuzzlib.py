@@ -291,16 +291,66 @@ def _safe_rel(path: str) -> bool:
     return not (path.startswith(("/", "~")) or "\\" in path or ".." in parts)
 
 
+def _glob_segment(segment: str) -> re.Pattern[str]:
+    return re.compile("".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
+                              for c in segment), re.DOTALL)
+
+
+def glob_hits(pattern: str, root: Path) -> bool:
+    """Own reading of a manifest ``{glob: PATTERN}``: does it match a regular file under
+    ``root`` (``**`` a whole segment: any folders; ``*`` and ``?`` inside one name)?"""
+    segs = [s for s in pattern.split("/") if s not in ("", ".")]
+
+    def hit(i: int, parts: list[str], j: int) -> bool:
+        if i == len(segs):
+            return j == len(parts)
+        if segs[i] == "**":
+            if i == len(segs) - 1:
+                return j < len(parts)
+            return any(hit(i + 1, parts, k) for k in range(j, len(parts)))
+        return (j < len(parts) and _glob_segment(segs[i]).fullmatch(parts[j]) is not None
+                and hit(i + 1, parts, j + 1))
+
+    files = [p.relative_to(root).as_posix().split("/") for p in root.rglob("*")
+             if p.is_file() and not p.is_symlink()]
+    return any(hit(0, parts, 0) for parts in files)
+
+
 def manifest_valid(value: Any, root: Path | None = None) -> bool:
-    """Own reading of a manifest's validity; with ``root``, a ``location.path`` must also name
-    an existing file under it."""
+    """Own reading of a manifest's validity (the long and the compact form: groups, globs,
+    inline cards); with ``root``, a ``location.path`` must also name an existing file under it
+    and every glob must match a file under it."""
     if not isinstance(value, dict) or not schemas.is_valid("manifest", value):
         return False
     ids = [p["test_id"] for p in value["properties"]]
     if len(ids) != len(set(ids)):
         return False
+    groups = value.get("groups") or {}
+    used: set[str] = set()
+    globs: list[str] = []
+    paths: list[str] = []
+    for items in groups.values():
+        paths += [i if isinstance(i, str) else i["glob"] for i in items]
+        globs += [i["glob"] for i in items if isinstance(i, dict)]
     for prop in value["properties"]:
-        paths = [prop["card"], *prop["fixtures"]] + ([prop["sample"]] if "sample" in prop else [])
+        card = prop["card"]
+        if isinstance(card, dict):
+            if card.get("property", prop["test_id"]) != prop["test_id"] or \
+                    not schemas.is_valid("sample-card", {**card, "property": prop["test_id"]}):
+                return False
+        else:
+            paths.append(card)
+        for item in prop["fixtures"]:
+            if isinstance(item, str):
+                paths.append(item)
+            elif "glob" in item:
+                paths.append(item["glob"])
+                globs.append(item["glob"])
+            elif item["group"] not in groups:
+                return False
+            else:
+                used.add(item["group"])
+        paths += [prop["sample"]] if "sample" in prop else []
         paths += [prop["location"]["path"]] if "location" in prop else []
         if not all(_safe_rel(p) for p in paths):
             return False
@@ -308,7 +358,9 @@ def manifest_valid(value: Any, root: Path | None = None) -> bool:
         if where is not None and not (_safe_rel(where) and root is not None
                                       and (root / where).is_file()):
             return False
-    return True
+    if set(groups) - used:
+        return False
+    return root is None or all(glob_hits(g, root) for g in globs)
 
 
 def junit_may_pass(data: bytes) -> bool:
