@@ -1161,6 +1161,8 @@ def test_a_property_without_a_test_file_is_judged_by_its_node_ids_file() -> None
     prop = judges.PropertyFiles("c/test_z.py::test_t", None)
     assert _judged_paths([("c/test_z.py", None), ("c/__init__.py", None)], [prop]) == [
         "c/__init__.py", "c/test_z.py"]
+    [test_file] = judges.judged([("c/test_z.py", None)], [prop])
+    assert "fixture" in test_file.kinds  # the property's own test file, not only a harness
 
 
 def test_every_gated_tests_package_path_is_judged() -> None:

@@ -53,7 +53,7 @@ MALFORMED_DIGESTS = [
     "",
 ]
 #: Plain ids (a repr's quotes, brackets and escapes cannot be given back to pytest as a node id,
-#: which the mutation run does: README, How it is tested).
+#: which the mutation run does: docs/testing.md).
 MALFORMED_IDS = ["missing", "null", "uppercase", "63-chars", "65-chars", "not-hex",
                  "trailing-newline", "leading-space", "int", "list", "object", "true", "empty"]
 
