@@ -21,9 +21,11 @@ SUITE = Path(__file__).resolve().parent / "plugin_suite"
 LOCAL = "local-pinned"
 # Fields allowed to differ between the two routes for the same run (see gate.testrun.pytest_plugin).
 # (``ungated``, ``harness_files``: what the session collected and loaded, which a JUnit report
-# does not say.)
+# does not say; ``isolation``: the level the gate ran the test command at, recorded by the JUnit
+# route, which ran it; the plugin writes from inside the test process, which ran no command, so
+# its stamps leave it out, as schemas/stamp.schema.json says.)
 ROUTE_FIELDS = {"source", "written_at", "wall_seconds", "body_bytes", "hypothesis", "failure",
-                "ungated", "harness_files"}
+                "ungated", "harness_files", "isolation"}
 
 PLAN = {"c02": "fail", "c03": "group", "c04": "setup_error", "c05": "teardown_error",
         "c06": "fail_teardown_error", "c07": "skip", "c08": "xfail", "c09": "xpass_strict",
@@ -123,6 +125,8 @@ def test_both_routes_give_the_same_stamps_for_one_mixed_run(tmp_path: Path) -> N
         assert stamp["source"] == "pytest-plugin" and stamp["exit_code"] == 1
         assert stamp["timed_out"] is False and "body_bytes" not in stamp
         assert stamp["run_id"] == by_junit[stamp["test_id"]]["run_id"]
+        assert "isolation" not in stamp  # the plugin ran no command
+        assert set(by_junit[stamp["test_id"]]["isolation"]) == {"level", "by", "ptrace_scope"}
     # the fields the brief names, spelled out once more
     for test_id in AGREED:
         for key in ("outcome", "fixture_hash", "sample_card", "fixture_sha256", "test_id",

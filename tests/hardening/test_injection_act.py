@@ -30,6 +30,7 @@ import pytest
 from gate.commands import main as cli
 from gate.github import review, workflow
 from gate.records import report
+from gate.records.load import load_report
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.hardening import figures, fuzzlib
@@ -207,7 +208,7 @@ def test_hostile_strings_under_act(tmp_path: Path, double: GitHubDouble,
                          str(work / "hostile-policy.yml"), "--now", str(fuzzlib.NOW),
                          "--report", str(expected_report)])
     assert code in (0, 1)
-    report = json.loads(expected_report.read_text())
+    report = load_report(expected_report)  # as every surface reads it (the one loader)
 
     payload = {"number": 7,
                "pull_request": {"number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/x"}}}
