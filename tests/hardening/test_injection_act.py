@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from gate.commands import main as cli
-from gate.github import review, workflow
+from gate.github import review, ungated, workflow
 from gate.records import report
 from gate.records.load import load_report
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
@@ -254,17 +254,18 @@ def test_hostile_strings_under_act(tmp_path: Path, double: GitHubDouble,
     for note in gate.annotations:
         if note.step_id[:1] != ("gate",):
             leaks.append(f"annotation from another step {note}")
-    # 2. Outputs: exactly what the report says (the report path and URL aside).
+    # 2. Outputs: exactly what the report says (the report path and URL aside), the ungated
+    # tests' node ids (the report's ungated section) too.
     outputs = dict(gate.outputs.get("gate", {}))
-    want = workflow.report_outputs(report, "(path)")
+    want = {**workflow.report_outputs(report, "(path)"), "ungated": ungated.output(report)}
     for name, value in want.items():
         if name != "report" and outputs.get(name) != value:
             leaks.append(f"output {name}={outputs.get(name)!r}, report says {value!r}")
     # the action's stamp-mode outputs, and the verification summary (no gate signer): empty here
     declared = {"stamps-dir", "artifact-name", "verification-summary"}
     # ours beyond the report's, and upload-artifact's (the JSON report upload)
-    ours = {"check-run-url", "report-artifact", "artifact-id", "artifact-url", "artifact-digest"}
-    extra = {k for k in set(outputs) - set(want) - ours
+    beyond = {"check-run-url", "report-artifact", "artifact-id", "artifact-url", "artifact-digest"}
+    extra = {k for k in set(outputs) - set(want) - beyond
              if not (k in declared and outputs[k] == "")}
     if extra:
         leaks.append(f"unexpected outputs {sorted(extra)}")
