@@ -192,6 +192,30 @@ def test_what_is_read_only_and_what_is_hidden(tmp_path: Path, fake_socket: Path)
     assert isolation.hidden_paths(env) == [str(fake_socket), str(key)]
 
 
+def test_an_action_in_the_workspace_leaves_the_workspace_writable(tmp_path: Path) -> None:
+    """``uses: ./``: the action's folder is the workspace (or inside it), and the venv imports
+    the gate's package from it. Bound read-only, they made the checkout (this repository's
+    example tests live in gate/examples) read-only to the test command: no JUnit report, no
+    file the command writes; the seal reads those files as the pull request's own, and so
+    does this."""
+    workspace = tmp_path / "work"
+    (workspace / "sub").mkdir(parents=True)
+    elsewhere = tmp_path / "_actions" / "owner" / "gate"
+    elsewhere.mkdir(parents=True)
+    for action, bound in ((workspace, False), (workspace / "sub", False), (elsewhere, True)):
+        env = {"GITHUB_WORKSPACE": str(workspace), "GITHUB_ACTION_PATH": str(action)}
+        read_only = isolation.protected_paths(env)
+        assert (str(action) in read_only) is bound, (action, read_only)
+        assert str(workspace) not in read_only
+    # no workspace named: the action's folder is bound, as before
+    assert str(workspace) in isolation.protected_paths({"GITHUB_ACTION_PATH": str(workspace)})
+    # the gate's package (here this checkout's gate/, which holds the example tests) likewise
+    package = str(ROOT / "gate")
+    assert package in isolation.protected_paths({"GITHUB_WORKSPACE": str(workspace)})
+    for inside in (ROOT, ROOT / "gate"):
+        assert package not in isolation.protected_paths({"GITHUB_WORKSPACE": str(inside)})
+
+
 # --- the namespace level, attacked from inside ----------------------------------------------------
 
 #: The attack, run by the sealed command: it writes what it could do to ATTACK_REPORT.

@@ -8,7 +8,8 @@ util-linux ``unshare --pid --fork --kill-child --mount --mount-proc --ipc`` as r
 passwordless sudo, whose shell binds the protected paths read-only and hides the secret ones
 before ``setpriv --no-new-privs`` drops back to the job's user. Inside, the action's folder,
 the gate's venv and base interpreter, the tool cache, the stamps folders, the recorder's
-private folder and the runner's file-command files are read-only; the signing key file and
+private folder and the runner's file-command files are read-only (the action's folder and the
+gate's package not when they are in the workspace: ``uses: ./``); the signing key file and
 every container socket are replaced by an empty ``/dev/null`` bind (a connect is refused). The
 workspace and the rest of the file system stay as they are. The command is PID 1 of its
 namespace (or bubblewrap's init is): when it ends, every process left in it is killed by the
@@ -212,10 +213,18 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
     (``GITHUB_ACTION_PATH``, every action under ``_actions``), the gate's venv and the base
     interpreter it was built from, the tool cache, the gate's folder under ``RUNNER_TEMP``
     (its stamps), the runner's file commands and their folder, and ``extra`` (the stamps
-    folder, the recorder's private folder). Those that exist, real paths, each once."""
-    paths: list[str] = [str(Path(__file__).resolve().parent.parent), sys.prefix,
-                        sys.base_prefix]
-    for name in ("GITHUB_ACTION_PATH", "RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY"):
+    folder, the recorder's private folder). Those that exist, real paths, each once.
+
+    The action's folder and the gate's package, when they are the workspace or inside it
+    (``uses: ./``: the venv imports the action's code from its folder), are not bound: their
+    files are the pull request's own, as the set-up step's seal reads them
+    (requirements/seal.sh), and the workspace stays writable to the command (a JUnit report,
+    a test's own files, this repository's example tests inside the package)."""
+    workspace = env.get("GITHUB_WORKSPACE", "").strip()
+    own = [str(Path(__file__).resolve().parent.parent), env.get("GITHUB_ACTION_PATH", "").strip()]
+    paths = [path for path in own if path and not _inside(path, workspace)]
+    paths += [sys.prefix, sys.base_prefix]
+    for name in ("RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY"):
         value = env.get(name, "").strip()
         if value:
             paths.append(value)
@@ -239,6 +248,14 @@ def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str
             paths.append(key)
     paths += [str(p) for p in extra]
     return _existing(paths)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Is ``path`` the folder ``folder`` or inside it (real paths; no folder: no)?"""
+    if not folder:
+        return False
+    real, top = os.path.realpath(path), os.path.realpath(folder).rstrip("/")
+    return real == top or real.startswith(top + "/")
 
 
 def _existing(paths: Iterable[str]) -> list[str]:
