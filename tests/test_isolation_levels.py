@@ -391,13 +391,19 @@ def test_at_none_the_same_attack_reaches_everything(shared_folder: Path, token: 
     assert done.returncode == 2 and "set_env_1" in done.stderr, done.stderr
 
 
+#: A double-forked setsid daemon; the command exits only once the daemon runs (a pipe), so a
+#: reaper that looks when the command has ended finds it (no race with the second fork).
 DAEMON = r'''
 import os, sys, time
+r, w = os.pipe()
 if os.fork():
+    os.close(w)
+    os.read(r, 1)
     os._exit(0)
 os.setsid()
 if os.fork():
     os._exit(0)
+os.write(w, b"x")
 time.sleep(1.0)
 open(sys.argv[1], "w").close()
 '''
@@ -419,7 +425,9 @@ def test_a_daemon_started_inside_dies_with_the_namespace(shared_folder: Path, to
             argv = seal.wrap(argv, {}).argv
         done = subprocess.run(sealed.as_user(argv), env=sealed.user_env(shared_folder),
                               capture_output=True, text=True, timeout=60, check=True)
-        time.sleep(1.8)
+        deadline = time.monotonic() + (30 if survives else 4)
+        while not marker.exists() and time.monotonic() < deadline:  # load-proof: a live
+            time.sleep(0.1)  # daemon writes within 30 s; a killed one never, 3 s past its 1 s
         assert marker.exists() == survives, wrapped
         if wrapped:  # killed before the namespace ended, and named
             assert "agent-patch gate: killed pid" in done.stderr, done.stderr
