@@ -1,3 +1,3 @@
 """agent-patch gate: CI gates for agent-drafted patches."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
