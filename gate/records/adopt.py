@@ -648,27 +648,39 @@ _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./_=,+-]*")
 _PATH = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._/-]{0,999}")
 
 
-def workflow_template() -> str:
-    """The two-job workflow (``examples/workflows/python.yml``, pinned by
-    ``scripts/release.py``): from the source tree, or the copy the wheel carries."""
+def _shipped(names: tuple[str, str], missing: str) -> str:
+    """A workflow file ``scripts/release.py`` pins: ``examples/workflows/NAME`` of the source
+    tree, or the copy the wheel carries (``gate/examples/…``); ``missing`` says what to do
+    when neither is there."""
     from gate.records.files import is_regular_file, read_bytes_capped
 
     package = Path(__file__).resolve().parent.parent
-    for path in (package / "examples" / "workflow.yml",
-                 package.parent / "examples" / "workflows" / "python.yml"):
+    for path in (package / "examples" / names[0],
+                 package.parent / "examples" / "workflows" / names[1]):
         if is_regular_file(path):
             return read_bytes_capped(path).decode("utf-8")
-    raise GateInputError(str(package), "(workflow)", "the workflow template is not installed "
-                         "with the gate; reinstall it, or give --no-workflow and paste the "
-                         "README's workflow")
+    raise GateInputError(str(package), "(workflow)", missing)
 
 
-def _runner(labels: str, option: str) -> str:
+def workflow_template() -> str:
+    """The two-job workflow (``examples/workflows/python.yml``)."""
+    return _shipped(("workflow.yml", "python.yml"), "the workflow template is not installed "
+                    "with the gate; reinstall it, or give --no-workflow and paste the README's "
+                    "workflow")
+
+
+def _labels(labels: str, option: str) -> list[str]:
+    """Runner labels, comma-separated, each checked."""
     parts = [part.strip() for part in labels.split(",")]
     bad = next((part for part in parts if not _LABEL.fullmatch(part)), None)
     if bad is not None:
         raise GateInputError("gate init", option, f"{bad!r}: a runner label is letters, digits "
                              "and ._- (several: comma-separated, self-hosted,pinned)")
+    return parts
+
+
+def _runner(labels: str, option: str) -> str:
+    parts = _labels(labels, option)
     return parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
 
 
@@ -707,27 +719,15 @@ CALLER_DEFAULTS = {"free-runner": '"ubuntu-latest"', "python-version": "3.11",
 
 
 def caller_template() -> str:
-    """The reusable workflow's caller (``examples/workflows/reusable-caller.yml``, pinned by
-    ``scripts/release.py``): from the source tree, or the copy the wheel carries."""
-    from gate.records.files import is_regular_file, read_bytes_capped
-
-    package = Path(__file__).resolve().parent.parent
-    for path in (package / "examples" / "reusable-caller.yml",
-                 package.parent / "examples" / "workflows" / "reusable-caller.yml"):
-        if is_regular_file(path):
-            return read_bytes_capped(path).decode("utf-8")
-    raise GateInputError(str(package), "(workflow)", "the reusable workflow's caller is not "
-                         "installed with the gate; reinstall it, or give --two-job or "
-                         "--no-workflow")
+    """The reusable workflow's caller (``examples/workflows/reusable-caller.yml``)."""
+    return _shipped(("reusable-caller.yml", "reusable-caller.yml"), "the reusable workflow's "
+                    "caller is not installed with the gate; reinstall it, or give --two-job or "
+                    "--no-workflow")
 
 
 def _runs_on_json(labels: str, option: str) -> str:
     """Runner labels (comma-separated) as the reusable workflow's runs-on input: JSON."""
-    parts = [part.strip() for part in labels.split(",")]
-    bad = next((part for part in parts if not _LABEL.fullmatch(part)), None)
-    if bad is not None:
-        raise GateInputError("gate init", option, f"{bad!r}: a runner label is letters, digits "
-                             "and ._- (several: comma-separated, self-hosted,pinned)")
+    parts = _labels(labels, option)
     return json.dumps(parts[0] if len(parts) == 1 else parts)
 
 
