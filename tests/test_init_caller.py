@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from gate.errors import GateInputError
-from gate.records import adopt
+from gate.records import workflow_files
 from tests.test_init import MANIFEST, init
 from tests.test_init_check import WORKFLOW, _version, repo  # noqa: F401 (the fixture)
 
@@ -33,13 +33,13 @@ def _inputs() -> dict[str, dict[str, object]]:
 
 def test_the_defaults_it_leaves_out_are_the_reusable_workflows() -> None:
     inputs = _inputs()
-    for name, value in adopt.CALLER_DEFAULTS.items():
+    for name, value in workflow_files.CALLER_DEFAULTS.items():
         assert str(inputs[name]["default"]) == value, name
     assert inputs["local-runner"]["required"] is True
 
 
 def test_with_the_defaults_the_caller_is_the_examples_byte_for_byte() -> None:
-    assert adopt.render_caller(**DEFAULTS) == CALLER.read_text()
+    assert workflow_files.render_caller(**DEFAULTS) == CALLER.read_text()
 
 
 def test_init_writes_the_caller_with_the_options_as_inputs(
@@ -76,14 +76,14 @@ def test_a_manifest_or_policy_elsewhere_is_named(repo: Path) -> None:  # noqa: F
 
 
 def test_one_label_is_one_json_string() -> None:
-    text = adopt.render_caller(**{**DEFAULTS, "local_runner": "pinned-box"})
+    text = workflow_files.render_caller(**{**DEFAULTS, "local_runner": "pinned-box"})
     given = yaml.safe_load(text)["jobs"]["gate"]["with"]
     assert json.loads(given["local-runner"]) == "pinned-box"
 
 
 def test_a_command_with_yaml_characters_is_quoted() -> None:
     command = 'python -m pytest -k "not slow" # x'
-    text = adopt.render_caller(**{**DEFAULTS, "test_command": command})
+    text = workflow_files.render_caller(**{**DEFAULTS, "test_command": command})
     assert yaml.safe_load(text)["jobs"]["gate"]["with"]["command"] == command
 
 
@@ -98,7 +98,7 @@ def test_a_command_with_yaml_characters_is_quoted() -> None:
 def test_options_that_would_not_be_one_yaml_value_are_refused(option: str, value: str,
                                                               field: str) -> None:
     with pytest.raises(GateInputError) as caught:
-        adopt.render_caller(**{**DEFAULTS, option: value})  # type: ignore[arg-type]
+        workflow_files.render_caller(**{**DEFAULTS, option: value})  # type: ignore[arg-type]
     assert caught.value.field == field
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from gate.errors import GateInputError
-from gate.records import adopt, doctor
+from gate.records import doctor, workflow_files
 from tests.test_init import MANIFEST, init, project
 
 WORKFLOW = Path(".github/workflows/properties.yml")
@@ -60,9 +60,9 @@ def _version() -> str:
 
 
 def test_with_the_defaults_the_workflow_is_the_readmes_byte_for_byte() -> None:
-    assert adopt.render_workflow(local_runner="self-hosted,pinned", free_runner="ubuntu-latest",
-                                 python_version="3.11", test_command="python -m pytest"
-                                 ) == EXAMPLE.read_text()
+    assert workflow_files.render_workflow(
+        local_runner="self-hosted,pinned", free_runner="ubuntu-latest", python_version="3.11",
+        test_command="python -m pytest") == EXAMPLE.read_text()
 
 
 @pytest.mark.parametrize(("option", "value", "field"), [
@@ -77,12 +77,12 @@ def test_options_that_would_not_be_one_yaml_value_are_refused(option: str, value
               "test_command": "python -m pytest"}
     values[option] = value
     with pytest.raises(GateInputError) as caught:
-        adopt.render_workflow(**values)
+        workflow_files.render_workflow(**values)
     assert caught.value.field == field
 
 
 def test_a_command_with_yaml_characters_is_quoted() -> None:
-    text = adopt.render_workflow(local_runner="a", free_runner="b", python_version="3.12",
+    text = workflow_files.render_workflow(local_runner="a", free_runner="b", python_version="3.12",
                                  test_command='python -m pytest -k "not slow" # x')
     step = yaml.safe_load(text)["jobs"]["stamp"]["steps"][-1]
     assert step["with"]["command"] == 'python -m pytest -k "not slow" # x'
@@ -228,7 +228,7 @@ def test_check_prints_the_offline_note_for_hatchling(
 
 def test_the_wheel_carries_the_workflow_where_gate_init_reads_it() -> None:
     """pyproject.toml's force-include puts examples/workflows/python.yml where
-    adopt.workflow_template looks first in an installed package."""
+    workflow_files.workflow_template looks first in an installed package."""
     import tomllib
 
     root = EXAMPLE.parent.parent.parent

@@ -259,7 +259,7 @@ def _first_files(args: argparse.Namespace, root: Path,
     """The workflow and ``requirements-test.txt`` a first ``gate init`` writes: (path, bytes,
     what). An existing workflow file is refused (exit 2, never overwritten); an existing
     ``requirements-test.txt`` is kept (``gate init --check`` checks it)."""
-    from gate.records import adopt
+    from gate.records import workflow_files
 
     found: list[tuple[Path, bytes, str]] = []
     if not getattr(args, "no_workflow", False):
@@ -274,16 +274,18 @@ def _first_files(args: argparse.Namespace, root: Path,
                                      or collected.python_version or "3.11"),
                   "test_command": command}
         if getattr(args, "two_job", False):
-            text = adopt.render_workflow(**values)
+            text = workflow_files.render_workflow(**values)
             what = "the two stamp legs and the gate job"
         else:
-            text = adopt.render_caller(**values, manifest=args.manifest, policy=args.policy)
+            text = workflow_files.render_caller(**values, manifest=args.manifest,
+                                                policy=args.policy)
             what = ("the caller of the gate's reusable workflow: both stamp legs and the gate "
                     "job")
         found.append((workflow, text.encode("utf-8"), what))
     requirements = root / "requirements-test.txt"
     if not os.path.lexists(requirements):
-        text = adopt.requirements_text(root, [name for name, _ in collected.plugin_dists])
+        text = workflow_files.requirements_text(
+            root, [name for name, _ in collected.plugin_dists])
         found.append((requirements, text.encode("utf-8"), "the stamp jobs' test dependencies"))
     return found
 
@@ -420,7 +422,7 @@ def _check(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     """``gate init --check``: each finding on one line (file, field, problem, fix), then a
     count. Exit 0 when nothing would break the first CI run, 1 with findings, 2 on bad input
     (a manifest that does not load)."""
-    from gate.records import adopt, doctor, manifest
+    from gate.records import doctor, manifest, workflow_files
 
     if not manifest_path.is_file():
         raise GateInputError(str(manifest_path), "--check", "no manifest to check; run gate "
@@ -430,7 +432,7 @@ def _check(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     by_id = {item.nodeid: item for item in collected.items if item.hypothesis}
     requirements = root / "requirements-test.txt"
     findings = doctor.plugin_findings(requirements, root, collected.plugin_dists,
-                                      adopt.NOT_NEEDED)
+                                      workflow_files.NOT_NEEDED)
     cards = []
     for index, prop in enumerate(props):
         item = by_id.get(prop.test_id)
