@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from gate.commands.args import say
+from gate.commands.args import print_json, say
 from gate.errors import GateInputError
 
 
@@ -41,7 +41,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     what does not verify, 2 on bad input. What binds the set to its run (run, attempt, job,
     class) is in the statement, not checked here: the gate job checks it."""
     import hashlib
-    import json
 
     from gate.decide.signing import Key
     from gate.records import policy, signing
@@ -84,5 +83,5 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"{len(predicate.get('passedTests', []))} passed, "
             f"{len(predicate.get('failedTests', []))} failed")
     if args.json:
-        print(json.dumps(statement, indent=2, sort_keys=True))
+        print_json(statement)
     return 0
