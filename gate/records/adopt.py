@@ -498,6 +498,21 @@ def harness_files(inipath: Path | None, plugin_files: Sequence[Path], search: Se
     return unique
 
 
+def _checked_edit(text: str, expected: Any, refuse: GateInputError, source: str,
+                  root: Path) -> bytes:
+    """``text``, an in-place edit of a manifest, as bytes: only when it parses to ``expected``
+    (the old record with exactly the intended change) and is a valid manifest, else
+    ``refuse`` (gate init --add and --refresh: every other byte of the file is kept)."""
+    try:
+        parsed = parse_yaml(text.encode("utf-8"), source)
+    except GateInputError:
+        raise refuse from None
+    if parsed != expected:
+        raise refuse
+    manifest.from_record(parsed, source, root, check_paths=False)
+    return text.encode("utf-8")
+
+
 def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Sequence[str]],
                  source: str, root: Path) -> bytes:
     """``original`` with each ``additions[index]`` appended to the ``fixtures`` list of entry
@@ -548,14 +563,7 @@ def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Seque
         edits.append((after, "".join(f"{indent}- {_q(p)}\n" for p in paths)))
     for offset, insert in sorted(edits, reverse=True):
         text = text[:offset] + insert + text[offset:]
-    try:
-        parsed = parse_yaml(text.encode("utf-8"), source)
-    except GateInputError:
-        raise refuse from None
-    if parsed != expected:
-        raise refuse
-    manifest.from_record(parsed, source, root, check_paths=False)
-    return text.encode("utf-8")
+    return _checked_edit(text, expected, refuse, source, root)
 
 
 def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str, Any]],
@@ -592,14 +600,7 @@ def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str
         edits.append((old.start_mark.index, old.end_mark.index, _card_text(written)))
     for start, end, insert in sorted(edits, reverse=True):
         text = text[:start] + insert + text[end:]
-    try:
-        parsed = parse_yaml(text.encode("utf-8"), source)
-    except GateInputError:
-        raise refuse from None
-    if parsed != expected:
-        raise refuse
-    manifest.from_record(parsed, source, root, check_paths=False)
-    return text.encode("utf-8")
+    return _checked_edit(text, expected, refuse, source, root)
 
 
 def compact_text(record: Any, source: str, root: Path) -> str:
