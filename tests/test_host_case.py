@@ -18,11 +18,11 @@ from gate.records import ledger
 from tests.core_helpers import MARKER, run_cli, write_json
 
 GATE = Path(__file__).resolve().parents[1] / "gate"
-HOST_MODULES = ("gate/decide/halt.py", "gate/agent/hook.py", "gate/agent/guard.py",
-                "gate/agent/target.py", "gate/records/ledger.py")
+HOST_MODULES = ("gate/decide/halt.py", "gate/agent/hook.py", "gate/agent/hook_input.py",
+                "gate/agent/guard.py", "gate/agent/target.py", "gate/records/ledger.py")
 #: Functions that fold case for something other than a host (the hook's --help metavars).
 NOT_HOSTS = {("gate/agent/hook.py", "help_text"),
-             ("gate/agent/hook.py", "_http_scheme")}  # a URL's scheme, never a host
+             ("gate/agent/hook_input.py", "_http_scheme")}  # a URL's scheme, never a host
 
 SPELLINGS = ["api.lab.invalid", "API.LAB.INVALID", "Api.Lab.Invalid", "aPI.lab.INVALID"]
 SCOPES = ["lab.invalid", "fixture.local"]
