@@ -246,6 +246,16 @@ def test_the_old_action_path_gives_the_same_objects() -> None:
         assert getattr(action, name) is not None, name
 
 
+def test_the_hook_names_what_moved_to_its_input_module() -> None:
+    """``gate.agent.hook`` (before issue 30 moved its input reading to ``gate.agent.hook_input``)
+    still names every public name of that module, as the very same object."""
+    from gate.agent import hook, hook_input
+
+    assert hook_input.__all__ and set(hook_input.__all__) <= set(hook.__all__)
+    for name in hook_input.__all__:
+        assert getattr(hook, name) is getattr(hook_input, name), name
+
+
 def test_the_plugin_entry_point_is_the_plugin_module() -> None:
     """pytest loads the plugin by its pytest11 entry point: it names the module's new home, and
     loading it gives the very module ``gate.pytest_plugin`` names."""

@@ -66,6 +66,10 @@ deciding needs: no ``argparse`` (the flags are read by :func:`parse_argv`), no d
 Cursor and Copilot) is answered by :func:`local_tool` before anything else is imported or
 built: no ledger, no target reading, not even ``json``, ``re`` or ``enum`` (the time limit
 uses ``_signal``); any input it is not sure of goes the whole way.
+
+The input is read by :mod:`gate.agent.hook_input` (each CLI's shape, the target, the
+local-tool prefilter: the one other module of the gate this one imports at start-up); this
+module is the process: its flags, the time limit, deciding against the ledger and the answer.
 """
 
 from __future__ import annotations

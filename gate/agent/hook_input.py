@@ -3,8 +3,9 @@
 :func:`read_call` reads the CLI's pre-tool-use shape and the call's target host (the host fields
 and, for :data:`TEXT_URL_FIELDS`, every URL in free text); :func:`local_tool` is the start-up
 prefilter that answers a call of a tool in :data:`UNCHECKED_TOOLS` before anything else is
-imported. What is read and why is in :mod:`gate.agent.hook`, which runs the hook (moved from
-there, code as is).
+imported. What is read and why is in :mod:`gate.agent.hook`, which runs the hook and names
+every public name of this module too. It imports nothing of the gate but :mod:`gate.errors` at
+start-up: the JSON reader, the digest and the target reading only when a call needs them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from collections.abc import Mapping
     from typing import Any
 
+__all__ = [
+    "DEFAULT_ATTEMPT_ID_FIELDS", "DEFAULT_HOST_FIELDS", "DEFAULT_INPUT_FIELD",
+    "DEFAULT_TOOL_NAME_FIELD", "EVENTS", "FORMATS", "MAX_INPUT_BYTES", "TEXT_INPUT_FORMATS",
+    "TEXT_URL_FIELDS", "UNCHECKED_TOOLS", "Blocked", "Call", "HookConfig", "local_tool",
+    "read_call", "urls_in_text",
+]
 MAX_INPUT_BYTES = 1024 * 1024
 
 DEFAULT_TOOL_NAME_FIELD = "tool_name"
@@ -312,7 +319,8 @@ def _quick_json(text: str) -> tuple[bool, Any]:
 
 def local_tool(data: bytes, fmt: str) -> bool:
     """Is ``data`` certainly a call of a tool of :data:`UNCHECKED_TOOLS` for ``fmt``, one that
-    :func:`read_call` reads as ``unchecked`` (and :func:`decide` allows with no ledger check)?
+    :func:`read_call` reads as ``unchecked`` (and :func:`gate.agent.hook.decide` allows with no
+    ledger check)?
 
     A prefilter for start-up time: it only ever says yes when the whole path would allow; any
     input it is not sure of (over 1 MiB, not UTF-8, more brackets than it counts, a
