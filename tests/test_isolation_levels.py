@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -433,6 +434,71 @@ def test_a_daemon_started_inside_dies_with_the_namespace(shared_folder: Path, to
             assert "agent-patch gate: killed pid" in done.stderr, done.stderr
             assert (f"in the command's namespace, left running by the command: {sealed.PYTHON}"
                     in done.stderr), done.stderr
+
+
+#: A fork loop (issue 27's fork race): a chain in which each process logs its pid, forks the
+#: next every 2 ms and sleeps; the command exits once the chain runs (a pipe), so the
+#: namespace's reaper looks while it is still forking.
+FORK_CHAIN = r"""
+import os, sys, time
+log = sys.argv[1]
+r, w = os.pipe()
+if os.fork():
+    os.close(w)
+    os.read(r, 1)
+    os._exit(0)
+os.setsid()
+n = 0
+while True:
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.write(fd, b"%d\n" % os.getpid())
+    os.close(fd)
+    n += 1
+    if n == 20:
+        os.write(w, b"x")
+    if n > 3000:
+        time.sleep(600)
+    time.sleep(0.002)
+    if os.fork():
+        time.sleep(600)
+        os._exit(0)
+"""
+
+
+@needs_user
+@pytest.mark.parametrize("by", ["bwrap", "unshare"])
+def test_a_fork_loop_inside_the_namespace_is_named_whole(shared_folder: Path, token: str,
+                                                          by: str) -> None:
+    """A process the command left forking when the namespace's reaper looks: every process
+    that ever logged its pid is named (a pass that stops each one it finds repeats until it
+    finds none new), and the log says how many were killed. On the code before, one pass
+    over ``/proc`` named the first twenty and missed the forty-odd the chain forked while it
+    read their names: the kernel killed those unnamed when the namespace ended. The attacking
+    chain runs as ``nobody`` (bubblewrap as that user; ``unshare`` as root, dropping to it)."""
+    if by == "bwrap" and not isolation._bwrap_starts():
+        pytest.skip("bubblewrap's sandbox does not start here")
+    if by == "unshare" and (os.geteuid() != 0 or not isolation.observe({}).unshare):
+        pytest.skip("unshare's namespaces need root here")
+    (shared_folder / "chain.py").write_text(FORK_CHAIN)
+    log = shared_folder / "pids"
+    argv = [sealed.PYTHON, str(shared_folder / "chain.py"), str(log), token]
+    if by == "bwrap":
+        seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts(bwrap=True))
+        argv = sealed.as_user(seal.wrap(argv, {}).argv)
+    else:
+        seal = isolation.Seal(levels.Level("user", "unshare"), 1,
+                              facts(unshare=True, root=True), other_user="nobody")
+        argv = seal.wrap(argv, sealed.user_env(shared_folder)).argv
+    done = subprocess.run(argv, env=sealed.user_env(shared_folder), capture_output=True,
+                          text=True, timeout=120, check=True)
+    named = re.findall(r"^agent-patch gate: killed pid (\d+) in the command's namespace, left "
+                       r"running by the command: (.*)$", done.stderr, re.MULTILINE)
+    logged = set(log.read_text().split())
+    assert len(logged) >= 20 and logged <= {pid for pid, _ in named}, done.stderr
+    assert all(token in line for _, line in named), done.stderr
+    assert (f"agent-patch gate: killed {len(named)} process(es) in the command's namespace, "
+            "every one left running by the command") in done.stderr
+    assert not sealed.processes_with(token)
 
 
 @needs_bwrap

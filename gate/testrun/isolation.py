@@ -11,9 +11,10 @@ the gate's venv and base interpreter, the tool cache, the stamps folders, the re
 private folder and the runner's file-command files are read-only (the action's folder and the
 gate's package not when they are in the workspace: ``uses: ./``); the signing key file and
 every container socket are replaced by an empty ``/dev/null`` bind (a connect is refused). The
-workspace and the rest of the file system stay as they are. The command is PID 1 of its
-namespace (or bubblewrap's init is): when it ends, every process left in it is killed by the
-kernel.
+workspace and the rest of the file system stay as they are. The command runs below the
+namespace's reaper (:data:`REAPER_SCRIPT`), which stops, names and kills every process the
+command left there; when the namespace's first process (the unshare route's shell, or
+bubblewrap's init) ends, the kernel kills anything left.
 
 ``user``: the same namespace through ``unshare``, and ``setpriv`` switches to another user
 (``--isolation-user``) that has no sudo and reaches no container socket.
@@ -288,23 +289,70 @@ setpriv --reuid="$uid" --regid="$gid" --init-groups --no-new-privs \
   --inh-caps=-all --bounding-set=-all -- "$@"
 """
 #: The namespace's reaper, run as the user inside it (both routes): runs the command, then
-#: names on stderr and kills every process the command left in the namespace (the kernel kills
-#: any it misses, or all of them if the command kills this shell, when the namespace ends), and
-#: exits with the command's status. The names are escaped: at most 200 printable characters.
-#: The shell's own stderr is /dev/null (its "Killed" notice is not the command's output).
+#: stops every process the command left in the namespace (SIGSTOP, pass after pass over
+#: ``/proc`` until a pass finds none it has not stopped: a stopped process forks no more, so a
+#: fork loop cannot keep one step ahead of it; no pass forks), names each on stderr and kills
+#: it, then kills and names any still there until none is left (at most ~5 s: the kernel kills
+#: what remains when the namespace ends), says how many it killed, and exits with the
+#: command's status. Left alone: the namespace's first process (1), the reaper itself and its
+#: own helpers (its children), zombies (already ended). The names are escaped: at most 200
+#: printable characters. The shell's own stderr is /dev/null (its "Killed" notice is not the
+#: command's output).
 REAPER_SCRIPT = r"""
 exec 9>&2 2>/dev/null
 (exec "$@" 9>&-) 2>&9
 status=$?
-for dir in /proc/[0-9]*; do
-  pid=${dir#/proc/}
-  if [ "$pid" = 1 ] || [ "$pid" = $$ ] || [ ! -r "$dir/cmdline" ]; then continue; fi
-  line=$(tr '\0' ' ' < "$dir/cmdline" 2>/dev/null | LC_ALL=C tr -c '[:print:]' '?' | cut -c1-200)
-  if kill -9 "$pid" 2>/dev/null; then
-    echo "agent-patch gate: killed pid $pid in the command's namespace, left running by" \
+me=$$
+live() {  # is /proc/$1 a live process of the command's (not 1, not this shell or its own)?
+  case $1 in 1|$me) return 1 ;; esac
+  read -r stat < "/proc/$1/stat" || return 1
+  set -- ${stat##*)}
+  [ "$1" != Z ] && [ "$1" != X ] && [ "$2" != "$me" ]
+}
+stopped=' '
+passes=0
+while [ $passes -lt 100000 ]; do
+  passes=$((passes + 1))
+  new=
+  for dir in /proc/[0-9]*; do
+    pid=${dir#/proc/}
+    case $stopped in *" $pid "*) continue ;; esac
+    live "$pid" || continue
+    kill -STOP "$pid" && stopped="$stopped$pid " && new=1
+  done
+  [ -n "$new" ] || break
+done
+killed=0
+named=' '
+end() {  # name and kill one process (once)
+  case $named in *" $1 "*) kill -9 "$1"; return ;; esac
+  line=$(tr '\0' ' ' < "/proc/$1/cmdline" | LC_ALL=C tr -c '[:print:]' '?' | cut -c1-200)
+  if kill -9 "$1"; then
+    named="$named$1 "
+    killed=$((killed + 1))
+    echo "agent-patch gate: killed pid $1 in the command's namespace, left running by" \
       "the command: $line" >&9
   fi
+}
+for pid in $stopped; do
+  live "$pid" && end "$pid"
 done
+rounds=0
+while [ $rounds -lt 500 ]; do
+  left=
+  for dir in /proc/[0-9]*; do
+    pid=${dir#/proc/}
+    live "$pid" && left="$left $pid"
+  done
+  [ -n "$left" ] || break
+  for pid in $left; do end "$pid"; done
+  rounds=$((rounds + 1))
+  sleep 0.01
+done
+if [ $killed -gt 0 ]; then
+  echo "agent-patch gate: killed $killed process(es) in the command's namespace, every one" \
+    "left running by the command" >&9
+fi
 exit $status
 """
 #: The descriptor the recorder's channel has inside the ``unshare`` route.
