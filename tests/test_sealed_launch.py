@@ -382,12 +382,19 @@ def test_a_write_to_the_runners_file_commands_is_refused(shared_folder: Path,
                                                          attack: str) -> None:
     command, name, said = FILE_ATTACKS[attack]
     env = _runner_files(shared_folder)
+    files = Path(env["RUNNER_TEMP"]) / "_runner_file_commands"
+    before = {path.name: path.read_bytes() for path in files.iterdir()}
     code, stderr, out = _stamp_as_user(shared_folder, command, env=env)
     assert code == 2, stderr
     assert f"_runner_file_commands/{name}: (runner file command): changed while the command " \
            "ran: " in stderr
     assert said in stderr
+    assert "(put back as it was)" in stderr
     assert not list(out.glob("*.json")) if out.exists() else True
+    # the runner applies a failed step's file commands too: every file is as it was, each a
+    # regular file, and nothing new is left in the folder
+    assert {path.name: path.read_bytes() for path in files.iterdir()} == before
+    assert not any(path.is_symlink() for path in files.iterdir())
 
 
 def test_untouched_file_commands_pass_and_are_not_named_to_the_command(

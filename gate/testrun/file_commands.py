@@ -8,6 +8,10 @@ keeps them in one folder it can list (``$RUNNER_TEMP/_runner_file_commands/``), 
 takes a :func:`snapshot` of every file the environment names and every entry of that folder
 before the command, and :func:`check` after it (once nothing it started is left): any
 difference is bad input, exit 2, naming the file and what changed, and no stamp is written.
+The runner applies a step's file commands even when the step fails (a later step run
+``if: always()`` would get them: a job-wide variable such as the first use's seal,
+``AGENT_PATCH_GATE_JOB_SEAL``, among them), so :func:`check` first puts every changed file back
+as it was (:func:`restore`) and removes what appeared in the folder.
 """
 
 from __future__ import annotations
@@ -127,17 +131,52 @@ def what_changed(before: Seen, after: Seen) -> str | None:
     return f"its bytes changed ({len(before.data)} -> {len(after.data)} bytes)"
 
 
+def restore(path: str, before: Seen) -> bool:
+    """Put ``path`` back as ``before`` saw it when that can be done: a file whose bytes were
+    kept is written anew (a temporary file renamed over whatever stands there now), a path
+    that was absent is removed. False when it cannot (a folder, a link, a file larger than
+    :data:`KEPT`, an error)."""
+    import shutil
+    import tempfile
+
+    try:
+        if os.path.isdir(path) and not os.path.islink(path) and before.kind != "folder":
+            shutil.rmtree(path)
+        if before.kind == "absent":
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            return True
+        if before.kind != "file" or before.digest is not None:
+            return False
+        fd, staged = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".restore-")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(before.data)
+        os.replace(staged, path)
+        return True
+    except OSError:
+        return False
+
+
 def check(before: Mapping[str, Seen], env: Mapping[str, str]) -> None:
     """Bad input (exit 2) when a file-command path of ``env`` is not as ``before`` saw it, or
-    a new entry is in the runner's folder: the first difference, named with the fix."""
+    a new entry is in the runner's folder: the first difference, named with the fix; every
+    changed path is put back first (:func:`restore`), so the runner applies none of it."""
     after = snapshot(env)
-    for path in dict.fromkeys([*before, *after]):
-        said = what_changed(before.get(path, Seen("absent")), after.get(path, Seen("absent")))
-        if said is not None:
-            raise GateInputError(path, "(runner file command)",
-                                 f"changed while the command ran: {said}; no stamps written "
-                                 "(what a step writes there sets the environment, PATH and "
-                                 "outputs of the steps after it, the signing step's among "
-                                 "them); fix: the install and test commands must not write "
-                                 "the runner's file commands (set what the tests need in the "
-                                 "workflow's env:)")
+    changed = [(path, said) for path in dict.fromkeys([*before, *after])
+               if (said := what_changed(before.get(path, Seen("absent")),
+                                        after.get(path, Seen("absent")))) is not None]
+    kept = {path: restore(path, before.get(path, Seen("absent")))
+            for path, _ in changed if before.get(path, Seen("absent")).kind != "folder"}
+    if changed:
+        path, said = changed[0]
+        put_back = ("put back as it was" if kept.get(path)
+                    else "it could not be put back" if path in kept else "")
+        if put_back:
+            said = f"{said} ({put_back})"
+        raise GateInputError(path, "(runner file command)",
+                             f"changed while the command ran: {said}; no stamps written "
+                             "(what a step writes there sets the environment, PATH and "
+                             "outputs of the steps after it, the signing step's among "
+                             "them); fix: the install and test commands must not write "
+                             "the runner's file commands (set what the tests need in the "
+                             "workflow's env:)")
