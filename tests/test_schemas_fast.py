@@ -76,7 +76,12 @@ BASES["test-result"] = [{
                   "passedTests": ["a"], "warnedTests": [], "failedTests": ["b"]}}]
 BASES["manifest"] = [{"version": 1, "properties": [
     {"test_id": "p", "card": "cards/p.json", "fixtures": ["fx/p"], "sample": "out.json",
-     "junit": {"classname": "tests.test_p", "name": "test_p"}}]}]
+     "junit": {"classname": "tests.test_p", "name": "test_p"}}]},
+    {"version": 1, "groups": {"h": ["pytest.ini"]}, "properties": [  # the harness apart
+        {"test_id": "p", "card": {"cases": 1, "seed": 1}, "fixtures": ["fx/p"],
+         "harness": [{"group": "h"}, {"glob": "tests/**/conftest.py"}],
+         "harness_sha256": SHA}]}]
+BASES["stamp"].append(stamp(LOCAL, "pass", run_id="L2", harness_sha256=SHA))
 
 _CASE = {"classname": "m", "name": "test_p", "kinds": ["failure"], "crash": "ValueError",
          "hypothesis": None, "raised": ["builtins.ValueError"], "tampered": None,

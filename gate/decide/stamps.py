@@ -91,6 +91,21 @@ def generator_difference(first: Mapping[str, Any], second: Mapping[str, Any]) ->
     return "the Hypothesis generators differ: " + "; ".join(diffs)
 
 
+def harness_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str | None:
+    """Why two stamps' test harnesses differ (their ``harness_sha256``: one recorded and the
+    other not, or two values), or ``None`` when both record the same one or neither records
+    one (a manifest entry without ``harness``: its harness is inside ``fixture_hash``)."""
+    h1, h2 = first.get("harness_sha256"), second.get("harness_sha256")
+    if h1 == h2:
+        return None
+    c1, c2 = first.get("server_class"), second.get("server_class")
+    return (f"the two stamps ran under different test harnesses: harness_sha256 "
+            f"{str(h1)[:12] if h1 is not None else 'absent'} ({c1}) vs "
+            f"{str(h2)[:12] if h2 is not None else 'absent'} ({c2}); the fixtures and cards "
+            "are the same (a harness file changed between the runs? gate init --refresh "
+            "records the new harness; re-run both stamp jobs)")
+
+
 def classify_pair(
     first: Mapping[str, Any],
     second: Mapping[str, Any],
@@ -99,8 +114,9 @@ def classify_pair(
 ) -> StampResult:
     """The nine rows of SPEC §3, in order. ``first``/``second`` may come in either order.
 
-    Row 1 also rejects a pair whose Hypothesis generators differ (issue 11): the version or a
-    setting in force (:func:`generator_difference`); the reason names what differed.
+    Row 1 also rejects a pair whose test harnesses differ (:func:`harness_difference`, their
+    ``harness_sha256``) and a pair whose Hypothesis generators differ (issue 11): the version or
+    a setting in force (:func:`generator_difference`); the reason names what differed.
     """
     if (
         first.get("fixture_hash") != second.get("fixture_hash")
@@ -109,6 +125,9 @@ def classify_pair(
     ):
         return StampResult("reject_fixture_mismatch", 1,
                            "the two stamps are for different tests, fixtures or sample cards")
+    harness = harness_difference(first, second)
+    if harness is not None:
+        return StampResult("reject_fixture_mismatch", 1, harness)
     drift = generator_difference(first, second)
     if drift is not None:
         return StampResult("reject_fixture_mismatch", 1, drift)

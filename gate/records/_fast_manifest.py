@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('manifest', 'sample-card')
-SCHEMA_SHA256 = "ba247dc726149255512f28c5d4aa9792f8eaefe7c4f87f5ce2c7fa84c427d9e3"
+SCHEMA_SHA256 = "8d1c757fd8c7f26fe21f5ca3b5b2a29ae2f5d61e33036bc69fe9600a6a320e6a"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -19,6 +19,7 @@ JsonSchemaValuesException = JsonSchemaValueException
 
 
 REGEX_PATTERNS = {
+    '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z'),
     '^[^/\\\\]': re.compile('^[^/\\\\]'),
     '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\\Z')
 }
@@ -92,6 +93,47 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json(data,
 def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_property(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
+    data_any_of_count1 = 0
+    if not data_any_of_count1:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['harness', 'harness_sha256']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        try:
+            try:
+                data_any_of_count2 = 0
+                if not data_any_of_count2:
+                    try:
+                        data_is_dict = isinstance(data, dict)
+                        if data_is_dict:
+                            data__missing_keys = set(['harness']) - data.keys()
+                            if data__missing_keys:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
+                        data_any_of_count2 += 1
+                    except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                if not data_any_of_count2:
+                    try:
+                        data_is_dict = isinstance(data, dict)
+                        if data_is_dict:
+                            data__missing_keys = set(['harness_sha256']) - data.keys()
+                            if data__missing_keys:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", rule='required')
+                        data_any_of_count2 += 1
+                    except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                if not data_any_of_count2:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " cannot be validated by any definition", value=data, name="" + (name_prefix or "data") + "", rule='anyOf')
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must NOT match a disallowed definition", value=data, name="" + (name_prefix or "data") + "", rule='not')
+            data_any_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " cannot be validated by any definition", value=data, name="" + (name_prefix or "data") + "", rule='anyOf')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['test_id', 'card', 'fixtures']) - data.keys()
@@ -112,20 +154,20 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            data__card_one_of_count1 = 0
-            if data__card_one_of_count1 < 2:
+            data__card_one_of_count3 = 0
+            if data__card_one_of_count3 < 2:
                 try:
                     validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data__card, custom_formats, (name_prefix or "data") + ".card")
-                    data__card_one_of_count1 += 1
+                    data__card_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__card_one_of_count1 < 2:
+            if data__card_one_of_count3 < 2:
                 try:
                     if not (isinstance(data__card, dict)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".card must be object", value=data__card, name="" + (name_prefix or "data") + ".card", rule='type')
-                    data__card_one_of_count1 += 1
+                    data__card_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__card_one_of_count1 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".card must be valid exactly by one definition" + (" (" + str(data__card_one_of_count1) + " matches found)"), value=data__card, name="" + (name_prefix or "data") + ".card", rule='oneOf')
+            if data__card_one_of_count3 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".card must be valid exactly by one definition" + (" (" + str(data__card_one_of_count3) + " matches found)"), value=data__card, name="" + (name_prefix or "data") + ".card", rule='oneOf')
         if "fixtures" in data_keys:
             data_keys.remove("fixtures")
             data__fixtures = data["fixtures"]
@@ -140,6 +182,28 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixtures must contain less than or equal to 10000 items", value=data__fixtures, name="" + (name_prefix or "data") + ".fixtures", rule='maxItems')
                 for data__fixtures_x, data__fixtures_item in enumerate(data__fixtures):
                     validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_fixture_item(data__fixtures_item, custom_formats, (name_prefix or "data") + ".fixtures[{data__fixtures_x}]".format(**locals()))
+        if "harness" in data_keys:
+            data_keys.remove("harness")
+            data__harness = data["harness"]
+            if not (isinstance(data__harness, list)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness must be array", value=data__harness, name="" + (name_prefix or "data") + ".harness", rule='type')
+            data__harness_is_list = isinstance(data__harness, (list, tuple))
+            if data__harness_is_list:
+                data__harness_len = len(data__harness)
+                if data__harness_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness must contain at least 1 items", value=data__harness, name="" + (name_prefix or "data") + ".harness", rule='minItems')
+                if data__harness_len > 10000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness must contain less than or equal to 10000 items", value=data__harness, name="" + (name_prefix or "data") + ".harness", rule='maxItems')
+                for data__harness_x, data__harness_item in enumerate(data__harness):
+                    validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_fixture_item(data__harness_item, custom_formats, (name_prefix or "data") + ".harness[{data__harness_x}]".format(**locals()))
+        if "harness_sha256" in data_keys:
+            data_keys.remove("harness_sha256")
+            data__harnesssha256 = data["harness_sha256"]
+            if not (isinstance(data__harnesssha256, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_sha256 must be string", value=data__harnesssha256, name="" + (name_prefix or "data") + ".harness_sha256", rule='type')
+            if isinstance(data__harnesssha256, str):
+                if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__harnesssha256):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_sha256 must match pattern ^[0-9a-f]{64}$", value=data__harnesssha256, name="" + (name_prefix or "data") + ".harness_sha256", rule='pattern')
         if "sample" in data_keys:
             data_keys.remove("sample")
             data__sample = data["sample"]
@@ -216,18 +280,18 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
     return data
 
 def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_fixture_item(data, custom_formats={}, name_prefix=None):
-    data_one_of_count2 = 0
-    if data_one_of_count2 < 2:
+    data_one_of_count4 = 0
+    if data_one_of_count4 < 2:
         try:
             validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count2 += 1
+            data_one_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count2 < 2:
+    if data_one_of_count4 < 2:
         try:
             validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count2 += 1
+            data_one_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count2 < 2:
+    if data_one_of_count4 < 2:
         try:
             if not (isinstance(data, dict)):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", rule='type')
@@ -243,10 +307,10 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
                     validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_name(data__group, custom_formats, (name_prefix or "data") + ".group")
                 if data_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", rule='additionalProperties')
-            data_one_of_count2 += 1
+            data_one_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count2 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count2) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
+    if data_one_of_count4 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count4) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
     return data
 
 def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats={}, name_prefix=None):
@@ -288,19 +352,19 @@ def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___def
     return data
 
 def validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_group_item(data, custom_formats={}, name_prefix=None):
-    data_one_of_count3 = 0
-    if data_one_of_count3 < 2:
+    data_one_of_count5 = 0
+    if data_one_of_count5 < 2:
         try:
             validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_relpath(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count3 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 < 2:
+    if data_one_of_count5 < 2:
         try:
             validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json___defs_glob(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count3 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count3) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
+    if data_one_of_count5 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count5) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", rule='oneOf')
     return data
 
 validate = validate_https___agent_patch_gate_invalid_schemas_manifest_schema_json

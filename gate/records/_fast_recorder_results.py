@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "2e1a6cea54e90ddfed9946145c39d55b8268eb363ebfc3ee45ff47576965f120"
+SCHEMA_SHA256 = "b3fb179a477307abccb267c66bdfc76dda1c05f10b7433dc44d42f2d5b0d90b1"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "1bc377ed0ead92b459126439612d8000890f3fd0591ae527db8352bffe975008"
+SCHEMA_SHA256 = "a0e5632f893663d6b3717c82594d11699508e42e37494150e8afcec21fe5984b"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -66,6 +66,14 @@ def validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json(data, cu
             if isinstance(data__fixturehash, str):
                 if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__fixturehash):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixture_hash must match pattern ^[0-9a-f]{64}$")
+        if "harness_sha256" in data_keys:
+            data_keys.remove("harness_sha256")
+            data__harnesssha256 = data["harness_sha256"]
+            if not (isinstance(data__harnesssha256, str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_sha256 must be string")
+            if isinstance(data__harnesssha256, str):
+                if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__harnesssha256):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".harness_sha256 must match pattern ^[0-9a-f]{64}$")
         if "sample_card" in data_keys:
             data_keys.remove("sample_card")
             data__samplecard = data["sample_card"]

@@ -153,9 +153,22 @@ class FixtureWatch:
     def digest(self, index: int, card: dict[str, Any] | None) -> str:
         """Set ``index``'s ``gate-fixture-v1`` hash with ``card`` (the value
         :func:`gate.records.hashing.fixture_hash` gives for the bytes read)."""
+        outer = hashlib.sha256(hashing.FORMAT)
+        self._records(index, outer)
+        outer.update(hashing.encode((), card)[len(hashing.FORMAT):])
+        return outer.hexdigest()
+
+    def harness_digest(self, index: int) -> str:
+        """Set ``index``'s ``gate-harness-v1`` digest (the value
+        :func:`gate.records.hashing.harness_hash` gives for the bytes read)."""
+        outer = hashlib.sha256(hashing.HARNESS_FORMAT)
+        self._records(index, outer)
+        return outer.hexdigest()
+
+    def _records(self, index: int, outer: Any) -> None:
+        """Set ``index``'s file records, in name order, into ``outer``."""
         self.finish()
         _, names = self._sets[index]
-        outer = hashlib.sha256(hashing.FORMAT)
         for name in names:
             if name not in self._digests:  # the thread could not read it: once more, now
                 self._failed.pop(name, None)
@@ -165,8 +178,6 @@ class FixtureWatch:
             size, raw = self._digests[name]
             outer.update(b"F" + len(name).to_bytes(8, "big") + name + size.to_bytes(8, "big")
                          + raw)
-        outer.update(hashing.encode((), card)[len(hashing.FORMAT):])
-        return outer.hexdigest()
 
     def _same_after(self, name: bytes) -> bool:
         """Does ``name`` hold, after the run, the bytes hashed for it?"""

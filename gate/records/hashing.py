@@ -48,6 +48,8 @@ if TYPE_CHECKING:  # annotations only: `gate hash` start-up is timed against Ope
     PathText = str | os.PathLike[str]
 
 FORMAT = b"gate-fixture-v1\n"
+#: The test harness's digest (``harness_sha256``): the same file records, another name, no card.
+HARNESS_FORMAT = b"gate-harness-v1\n"
 _U64 = 8
 
 #: Files up to this size are read whole with one ``read``; larger ones are streamed.
@@ -505,6 +507,28 @@ def fixture_hash(
     for piece in _framed(root_b, names, workers):
         outer.update(piece)
     outer.update(encode((), card)[len(FORMAT):])
+    return outer.hexdigest()
+
+
+def encode_harness(entries: Iterable[tuple[bytes, int, bytes]]) -> bytes:
+    """The exact bytes hashed into a ``gate-harness-v1`` digest: the format name, then each
+    file's record as in :func:`encode` (ordered by name), and nothing after them."""
+    parts = [HARNESS_FORMAT]
+    for name, size, digest in entries:
+        parts += [b"F", _u64(len(name)), name, _u64(size), digest]
+    return b"".join(parts)
+
+
+def harness_hash(paths: Sequence[PathText], root: PathText, *,
+                 workers: int | None = None) -> str:
+    """The ``gate-harness-v1`` digest (a manifest's and a stamp's ``harness_sha256``): the
+    test harness's files listed, refused and framed exactly as :func:`fixture_hash` frames
+    fixtures (a link, a special file or an empty set is bad input), under their own format
+    name and without a card, so a harness digest never equals a fixture hash."""
+    root_b, names = _collect_names(paths, root)
+    outer = _sha256(HARNESS_FORMAT)
+    for piece in _framed(root_b, names, workers):
+        outer.update(piece)
     return outer.hexdigest()
 
 

@@ -95,6 +95,13 @@ class Property:
     globs: tuple[str, ...] = ()
     #: The manifest's source name and entry index (where an inline card is read again).
     where: tuple[str, int] | None = None
+    #: The test harness listed apart from the fixtures (``harness``: its files, in the order
+    #: the fixtures' items are expanded), its glob patterns, and the ``harness_sha256`` the
+    #: manifest records for it; all empty for an entry without ``harness`` (the old form,
+    #: its harness inside its fixtures).
+    harness: tuple[Path, ...] = ()
+    harness_globs: tuple[str, ...] = ()
+    harness_sha256: str | None = None
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:
@@ -259,11 +266,11 @@ def _groups(record: Mapping[str, Any], source: str) -> dict[str, list[_Item]]:
 
 
 def _items(raw: Mapping[str, Any], where: str, groups: Mapping[str, list[_Item]],
-           used: set[str], source: str, test_id: str) -> list[_Item]:
-    """A property's fixture items, each group's in its place."""
+           used: set[str], source: str, test_id: str, key: str = "fixtures") -> list[_Item]:
+    """A property's fixture (or ``harness``) items, each group's in its place."""
     found: list[_Item] = []
-    for n, item in enumerate(raw["fixtures"]):
-        field = f"{where}.fixtures.{n}"
+    for n, item in enumerate(raw[key]):
+        field = f"{where}.{key}.{n}"
         if isinstance(item, str):
             found.append(("path", item, field))
         elif "glob" in item:
@@ -324,6 +331,30 @@ def _parsed(path: Path, data: bytes) -> Any:
     return found if isinstance(found, dict) else {}
 
 
+def _files(items: list[_Item], root: Path, source: str, test_id: str, check_paths: bool,
+           listed: dict[str, list[Path]]) -> tuple[dict[Path, None], list[str]]:
+    """The files ``items`` name, in order without duplicates (each glob listed once per
+    manifest, in ``listed``), and the glob patterns among them."""
+    files: dict[Path, None] = {}
+    patterns: list[str] = []
+    for kind, text, field in items:
+        if kind == "path":
+            files[_existing(root, text, source, field, test_id, check_paths)] = None
+            continue
+        _relative(root, text, source, field)
+        patterns.append(text)
+        if check_paths:
+            if text not in listed:
+                try:
+                    listed[text] = expand_glob(root, text, source, field)
+                except GateInputError as exc:
+                    whose = "" if field.startswith("groups.") else f" (test {test_id!r})"
+                    raise GateInputError(exc.source, exc.field,
+                                         exc.message + whose) from None
+            files.update(dict.fromkeys(listed[text]))
+    return files, patterns
+
+
 def from_record(record: Any, source: str, root: Path, *, check_paths: bool = True,
                 in_checkout: bool = True) -> list[Property]:
     """The manifest's properties. ``check_paths=False`` only for a manifest about to be written
@@ -369,23 +400,20 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
             if check_paths:
                 check_card(test_id, load_card(card_path), source, f"{where}.test_id",
                            raw["card"])
-        fixtures: dict[Path, None] = {}
-        patterns: list[str] = []
-        for kind, text, field in _items(raw, where, groups, used, source, test_id):
-            if kind == "path":
-                fixtures[_existing(root, text, source, field, test_id, check_paths)] = None
-                continue
-            _relative(root, text, source, field)
-            patterns.append(text)
-            if check_paths:
-                if text not in listed:
-                    try:
-                        listed[text] = expand_glob(root, text, source, field)
-                    except GateInputError as exc:
-                        whose = "" if field.startswith("groups.") else f" (test {test_id!r})"
-                        raise GateInputError(exc.source, exc.field,
-                                             exc.message + whose) from None
-                fixtures.update(dict.fromkeys(listed[text]))
+        fixtures, patterns = _files(_items(raw, where, groups, used, source, test_id), root,
+                                    source, test_id, check_paths, listed)
+        harness: dict[Path, None] = {}
+        harness_globs: list[str] = []
+        if "harness" in raw:
+            harness, harness_globs = _files(
+                _items(raw, where, groups, used, source, test_id, "harness"), root, source,
+                test_id, check_paths, listed)
+        both = [f for f in harness if f in fixtures]
+        if both:
+            raise GateInputError(source, f"{where}.harness",
+                                 f"{_shown(both[0], root)!r} (test {test_id!r}) is in its "
+                                 "fixtures too: a file is a fixture or the harness, not both; "
+                                 "remove it from one of the two lists")
         junit = ((raw["junit"].get("classname"), raw["junit"]["name"]) if "junit" in raw
                  else junit_of(test_id))
         found.append(Property(
@@ -401,6 +429,9 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
             card_record=card_record,
             globs=tuple(dict.fromkeys(patterns)),
             where=(source, index),
+            harness=tuple(harness),
+            harness_globs=tuple(dict.fromkeys(harness_globs)),
+            harness_sha256=raw.get("harness_sha256"),
         ))
     for name in groups:
         if name not in used:
@@ -408,6 +439,32 @@ def from_record(record: Any, source: str, root: Path, *, check_paths: bool = Tru
                                  "defined, but no property names it ({group: "
                                  f"{name}}} in its fixtures); remove the group or name it")
     return found
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def harness_refusal(prop: Property, digest: str, root: Path) -> GateInputError | None:
+    """The one check of a recorded harness (``gate stamp`` before the run, ``gate init
+    --check`` and ``--refresh``): None when the property records no harness or ``digest`` (its
+    files' ``gate-harness-v1`` digest now) is the ``harness_sha256`` its entry records; else the
+    error naming the manifest, the field, the files and the fix. A harness changed and not
+    recorded is refused as loudly as bad input: the stamps would otherwise pair two runs
+    under a harness no one recorded."""
+    if prop.harness_sha256 is None or digest == prop.harness_sha256:
+        return None
+    source, index = prop.where if prop.where is not None else ("(manifest)", 0)
+    files = [_shown(f, root) for f in prop.harness]
+    named = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return GateInputError(source, f"properties.{index}.harness_sha256",
+                          f"test {prop.test_id!r}: its test harness ({named}) hashes to "
+                          f"{digest}, the manifest records {prop.harness_sha256}: a harness "
+                          "file changed since it was recorded; review the change, then run "
+                          "gate init --refresh to record it")
 
 
 def load(path: Path, root: Path) -> list[Property]:

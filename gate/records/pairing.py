@@ -305,8 +305,11 @@ def _result(item: Loaded) -> str:
     s = item.stamp
     hypothesis = s.get("hypothesis")
     generator = digest.generator_digest(hypothesis) if isinstance(hypothesis, dict) else None
-    return canonical_json([s["outcome"], s["fixture_hash"], s.get("fixture_sha256"),
-                           s["sample_card"], generator]).decode("utf-8")
+    kept = [s["outcome"], s["fixture_hash"], s.get("fixture_sha256"), s["sample_card"],
+            generator]
+    if "harness_sha256" in s:  # only then: a stamp without one keeps its old digest
+        kept.append(s["harness_sha256"])
+    return canonical_json(kept).decode("utf-8")
 
 
 def result_digest(item: Loaded) -> str:

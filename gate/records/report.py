@@ -123,7 +123,7 @@ def _short(value: object) -> str:
 def mismatch(local: Mapping[str, Any], free: Mapping[str, Any]) -> list[str]:
     """What differs between two stamps of a fixture-mismatch pair, in words (at most 64)."""
     out: list[str] = []
-    for key in ("test_id", "fixture_hash", "fixture_sha256", "fixture_path"):
+    for key in ("test_id", "fixture_hash", "harness_sha256", "fixture_sha256", "fixture_path"):
         a, b = local.get(key), free.get(key)
         if a != b:
             out.append(f"{key}: {stamps.LOCAL} {_short(a)} vs {stamps.FREE} {_short(b)}")

@@ -64,6 +64,12 @@ class Prepared:
     pin_path: str | None
     #: The manifest's ``location`` with its path made relative to the repository root.
     location: dict[str, Any] | None = None
+    #: The test harness the manifest lists apart (``harness``): its ``gate-harness-v1``
+    #: digest read before the run (checked against the entry's ``harness_sha256``), and its
+    #: index in ``harness_watch``; None for an entry without one.
+    harness_sha256: str | None = None
+    harness_watch: FixtureWatch | None = None
+    harness_index: int = -1
 
     @property
     def fixture_hash(self) -> str:
@@ -78,6 +84,8 @@ class Prepared:
         try:
             card = card_of(self.prop)
             same = card == self.card and not self.watch.changed(self.index)
+            if same and self.harness_watch is not None:
+                same = not self.harness_watch.changed(self.harness_index)
             if same and self.pin is not None and self.prop.sample is not None:
                 same = hashing.pin(self.prop.sample).fixture_sha256 == self.pin.fixture_sha256
         except GateInputError:
@@ -130,10 +138,27 @@ def repository_path(prop: Property, root: Path,
 
 
 def prepare(prop: Property, root: Path, store: Path | None,
-            watch: FixtureWatch | None = None) -> Prepared:
+            watch: FixtureWatch | None = None,
+            harness_watch: FixtureWatch | None = None) -> Prepared:
     """One property's inputs, read now: its card, its fixture set listed into ``watch`` (a new
-    one, hashed at once, when None) and its sampler output pinned."""
+    one, hashed at once, when None), its sampler output pinned, and its harness (when the
+    entry lists one) listed into ``harness_watch`` and hashed now: a digest other than the
+    entry's ``harness_sha256`` is bad input before anything runs
+    (:func:`gate.records.manifest.harness_refusal`)."""
+    from gate.records.manifest import harness_refusal
+
     card = card_of(prop)
+    harness_sha256: str | None = None
+    harness_index = -1
+    if prop.harness_sha256 is not None:
+        harness_watch = harness_watch if harness_watch is not None else FixtureWatch(root)
+        harness_index = harness_watch.add(list(prop.harness))
+        harness_sha256 = harness_watch.harness_digest(harness_index)
+        refused = harness_refusal(prop, harness_sha256, root)
+        if refused is not None:
+            raise refused
+    else:
+        harness_watch = None
     if watch is None:
         watch = FixtureWatch(root)
         index = watch.add(list(prop.fixtures))
@@ -146,7 +171,8 @@ def prepare(prop: Property, root: Path, store: Path | None,
         pin = hashing.pin(prop.sample, store)
         pin_path = (pin.fixture_path if pin.fixture_path is not None
                     else relative_posix(prop.sample, root))
-    return Prepared(prop, root, card, watch, index, pin, pin_path, repository_path(prop, root))
+    return Prepared(prop, root, card, watch, index, pin, pin_path, repository_path(prop, root),
+                    harness_sha256, harness_watch, harness_index)
 
 
 def prepare_all(props: Sequence[Property], root: Path, store: Path | None, *,
@@ -154,8 +180,8 @@ def prepare_all(props: Sequence[Property], root: Path, store: Path | None, *,
     """Every property's inputs (:func:`prepare`), their fixture files listed now and each
     distinct file hashed once: by a thread while the command runs (``background``; the files
     changed just before are hashed now), or now."""
-    watch = FixtureWatch(root)
-    prepared = [prepare(p, root, store, watch) for p in props]
+    watch, harness_watch = FixtureWatch(root), FixtureWatch(root)
+    prepared = [prepare(p, root, store, watch, harness_watch) for p in props]
     watch.start(background)
     return prepared
 
@@ -193,6 +219,8 @@ def build_stamp(
         "test_id": prepared.prop.test_id,
         "server_class": server_class,
         "fixture_hash": prepared.fixture_hash,
+        **({"harness_sha256": prepared.harness_sha256}
+           if prepared.harness_sha256 is not None else {}),
         "sample_card": card,
         "outcome": decided.outcome,
         "freeze_expires_at": card.get("freeze_expires_at"),
@@ -354,7 +382,8 @@ def ungated_line(stamps: Sequence[Mapping[str, Any]]) -> str | None:
     return ungated.log_line([(t["test"], t["kind"]) for t in found["tests"]], found["count"])
 
 
-CHANGED_DURING_RUN = "the card, fixtures or sampler output changed during the run"
+CHANGED_DURING_RUN = ("the card, fixtures, test harness (harness_sha256) or sampler output "
+                      "changed during the run")
 
 
 def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Decided, *,
