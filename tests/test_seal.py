@@ -432,3 +432,67 @@ def test_an_isolation_user_who_can_read_the_key_file_is_refused() -> None:
         assert isolation.user_problem("nobody", facts, workspace, env) is None
     finally:
         shutil.rmtree(tmp_path)
+
+
+# --- a command planted first on PATH (issue 27's adversarial suite) ------------------------------
+
+#: Where a runner looks up a ``run:`` step's shell: ``shell: bash`` is ``bash --noprofile --norc
+#: -eo pipefail {0}`` with ``bash`` looked up on PATH; any other value is ``COMMAND [ARGS] {0}``,
+#: COMMAND looked up on PATH unless it is a path (actions/runner docs/adrs/0277).
+DEFAULT_BASH = "bash --noprofile --norc -eo pipefail {0}"
+
+
+def _as_the_runner_starts(step: dict[str, Any], script: Path, path: str) -> list[str]:
+    words = (DEFAULT_BASH if step["shell"] == "bash" else str(step["shell"])).split()
+    found = words[0] if words[0].startswith("/") else shutil.which(words[0], path=path)
+    assert found is not None, words[0]
+    return [found, *(str(script) if w == "{0}" else w for w in words[1:])]
+
+
+#: A tool planted by a test: writes a marker (the signing step's environment holds the key) and
+#: runs the real one, so that nothing looks amiss.
+PLANTED_TOOL = """#!/bin/sh
+: > "$HOSTILE_MARKERS/ran-$(basename "$0")-${GATE_SIGNING_KEY:-nokey}"
+exec /usr/bin/$(basename "$0") "$@"
+"""
+
+
+@pytest.mark.parametrize("tool", ["bash", "sha256sum", "find", "sort"])
+def test_a_tool_planted_in_a_path_folder_of_the_users_never_runs_in_the_sign_step(
+        sealed: Path, tool: str) -> None:
+    """A hosted runner's PATH begins with folders of the job's user (``~/.local/bin``,
+    ``~/.cargo/bin``, ``~/.dotnet/tools``, before ``/usr/bin``): a test writes ``bash``,
+    ``sha256sum`` or ``find`` there, which the runner's ``shell: bash`` lookup or the seal's
+    own check would run in the signing step, beside the key, before any check (on the code
+    before: each ran). The action's later steps name their shell by path and look up the
+    seal's tools in the system's folders first."""
+    planted = sealed / "home" / ".local" / "bin"
+    planted.mkdir(parents=True, exist_ok=True)
+    (planted / tool).write_text(PLANTED_TOOL, encoding="utf-8")
+    (planted / tool).chmod(0o755)
+    path = f"{planted}{os.pathsep}{os.environ['PATH']}"
+    step = next(s for s in base_steps() if s.get("id") == "sign")
+    script = sealed / "sign-step.sh"
+    script.write_text(_script("sign"), encoding="utf-8")
+    outputs = _outputs(sealed / "setup-out.txt")
+    env = {**_env(sealed), "PATH": path, "GITHUB_OUTPUT": str(sealed / "sign-out.txt"),
+           "GATE_VENV_PYTHON": outputs["python"], "GATE_SEAL": outputs["seal"],
+           "GATE_SEAL_SHA256": outputs["seal-sha256"], "GATE_MODE": "sign",
+           "GATE_SERVER_CLASS": "local-pinned", "GATE_ARTIFACT_PREFIX": "gate-stamps",
+           "GITHUB_JOB": "stamp", "GITHUB_RUN_ATTEMPT": "1", "GATE_SIGNING_KEY": ""}
+    try:
+        done = subprocess.run(_as_the_runner_starts(step, script, path), env=env,
+                              cwd=sealed / "ws", capture_output=True, text=True, timeout=300,
+                              check=False)
+    finally:
+        shutil.rmtree(sealed / "home")
+    assert _markers(sealed) == [], tool
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_later_step_of_the_action_names_its_shell_by_path() -> None:
+    """The runner looks ``shell: bash`` up on PATH, which a test can write (the test above):
+    every ``run:`` step of the action names bash by its path."""
+    for step in base_steps():
+        if "run" in step:
+            assert step["shell"].split()[0] == "/bin/bash", step["name"]
