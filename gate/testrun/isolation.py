@@ -239,16 +239,37 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
     return _existing(paths)
 
 
+def runtime_folders(env: Mapping[str, str]) -> list[str]:
+    """The job's user's runtime folder where systemd makes it (``/run/user/UID``, and
+    ``$XDG_RUNTIME_DIR`` when it lies there) and the D-Bus session bus's socket: through them
+    the user's service manager (``systemd-run --user``) or bus starts a process outside the
+    command's namespaces, no descendant of the gate, that sees the job's files writable."""
+    paths = [f"/run/user/{os.getuid()}"]
+    runtime = env.get("XDG_RUNTIME_DIR", "").strip()
+    if runtime and os.path.realpath(runtime).startswith("/run/user/"):
+        paths.append(runtime)
+    for part in env.get("DBUS_SESSION_BUS_ADDRESS", "").split(";"):
+        for option in part.partition(":")[2].split(","):
+            if option.startswith("path="):
+                paths.append(option.removeprefix("path="))
+    return paths
+
+
 def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
     """What the sealed command finds empty: every container socket that exists (reachable or
-    not: a mode can change), the signing key file (:data:`KEY_FILES`), ``extra``."""
+    not: a mode can change), the user's runtime folder and session bus
+    (:func:`runtime_folders`), the signing key file (:data:`KEY_FILES`), ``extra``. A path
+    inside a hidden folder is left out (the folder's empty mount already hides it)."""
     paths = [p for p in socket_candidates(env) if os.path.lexists(p)]
+    paths += runtime_folders(env)
     for name in KEY_FILES:
         key = env.get(name, "").strip()
         if key:
             paths.append(key)
     paths += [str(p) for p in extra]
-    return _existing(paths)
+    found = _existing(paths)
+    folders = [p for p in found if os.path.isdir(p)]
+    return [p for p in found if not any(p != f and _inside(p, f) for f in folders)]
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -1,0 +1,160 @@
+"""Issue 27's adversarial suite at the ``namespace`` level: doors the existing attack
+(tests/test_isolation_levels.py) does not try, each acting only through the test command, which
+runs as an unprivileged user (:mod:`tests.sealed_helpers`) as on a runner.
+
+A same-user service outside the namespace that starts processes on request (the user's systemd
+manager, ``systemd-run --user``, listening in ``$XDG_RUNTIME_DIR``, ``/run/user/1001`` on a
+hosted runner): a process it starts is no descendant of the gate, in no namespace of the
+command's, and sees the job's files writable. Here a stand-in manager listens where systemd's
+does (``$XDG_RUNTIME_DIR/systemd/private``) and runs each line it is sent, as ``systemd-run``
+would have the manager run it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gate.testrun import isolation
+from tests import sealed_helpers as sealed
+from tests.sealed_helpers import shared_folder
+
+__all__ = ["shared_folder"]
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "gate" / "examples"
+
+needs_user = pytest.mark.skipif(sealed.can_drop() is not None, reason=str(sealed.can_drop()))
+needs_bwrap = pytest.mark.skipif(
+    not isolation._bwrap_starts(),
+    reason="bubblewrap is not installed or its sandbox does not start here")
+
+#: The stand-in for the user's service manager, run as the job's user outside any namespace:
+#: listens at argv[1], runs each line it is sent in a new session, for 60 s at most.
+MANAGER = r'''
+import os, socket, subprocess, sys
+path = sys.argv[1]
+os.makedirs(os.path.dirname(path), exist_ok=True)
+server = socket.socket(socket.AF_UNIX)
+server.bind(path)
+server.listen(4)
+server.settimeout(60)
+open(sys.argv[2], "w").close()
+while True:
+    try:
+        conn, _ = server.accept()
+    except OSError:
+        break
+    line = conn.makefile().readline()
+    subprocess.Popen(["sh", "-c", line], start_new_session=True)
+    conn.close()
+'''
+
+#: The test command's attack: ask the manager to wait for the stamps and forge one beside them.
+ATTACK = r'''
+import os, socket
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(5)
+try:
+    s.connect(os.path.join(os.environ["XDG_RUNTIME_DIR"], "systemd", "private"))
+    s.sendall((os.environ["ORDER"] + "\n").encode())
+    said = "started"
+except OSError as exc:
+    said = exc.strerror or repr(exc)
+with open(os.environ["ATTACK_REPORT"], "w") as f:
+    f.write(said)
+'''
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    word = f"adv-ns-{os.getpid()}-{time.monotonic_ns()}"
+    yield word
+    for _ in range(3):
+        sealed.kill_all(sealed.processes_with(word))
+
+
+@pytest.fixture
+def runtime_dir() -> Iterator[Path]:
+    """The job's user's runtime folder where systemd puts it (``/run/user/UID``, 0700)."""
+    path = Path(f"/run/user/{sealed.UID}")
+    if path.exists():
+        pytest.skip(f"{path} exists on this machine: not ours to use")
+    path.mkdir(parents=True)
+    os.chown(path, sealed.UID, sealed.GID)
+    path.chmod(0o700)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@needs_user
+@needs_bwrap
+def test_the_users_service_manager_starts_nothing_for_the_namespaced_command(
+        shared_folder: Path, token: str, runtime_dir: Path) -> None:
+    """From inside the namespace the command asks the user's service manager (outside it) to
+    start a process that waits for the stamps and writes a forged one beside them: that
+    process outlives the command and the namespace, and the stamps folder is writable to it.
+    On the code before, the manager was reached (``$XDG_RUNTIME_DIR`` was the job's own) and
+    the forged stamp landed in the folder the signing step signs; the namespace hides the
+    runtime folder now (an empty read-only folder), so nothing is reached."""
+    out = shared_folder / "stamps"
+    out.mkdir()
+    os.chown(out, sealed.UID, sealed.GID)  # the stamp step makes it before the tests
+    ready = shared_folder / "manager-ready"
+    (shared_folder / "manager.py").write_text(MANAGER, encoding="utf-8")
+    (shared_folder / "attack.py").write_text(ATTACK, encoding="utf-8")
+    env = sealed.user_env(shared_folder, XDG_RUNTIME_DIR=str(runtime_dir))
+    manager = subprocess.Popen(sealed.as_user([sealed.PYTHON, str(shared_folder / "manager.py"),
+                                               str(runtime_dir / "systemd" / "private"),
+                                               str(ready), token]), env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready.exists()
+        forged = out / "zz-forged.json"
+        order = (f"while ! ls {out}/*.json >/dev/null 2>&1; do sleep 0.1; done; "
+                 f"echo forged > {forged} # {token}")
+        report = EXAMPLES / "junit" / "free-server.xml"
+        gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+                str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+                "free-server", "--isolation", "namespace", "--junit",
+                str(shared_folder / "junit.xml"), "--out", str(out), "--", "bash", "-c",
+                f"cp {report} {shared_folder / 'junit.xml'}; "
+                f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+        done = sealed.run_as_user(gate, shared_folder, {
+            **env, "ORDER": order, "ATTACK_REPORT": str(shared_folder / "said")})
+        assert done.returncode == 0, done.stderr
+        said = (shared_folder / "said").read_text(encoding="utf-8")
+        deadline = time.monotonic() + (20 if said == "started" else 2)
+        while not forged.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert said != "started" and not forged.exists(), (said, forged.exists())
+        assert len(list(out.glob("*.json"))) == 3
+    finally:
+        manager.kill()
+        manager.wait()
+
+
+def test_the_session_bus_is_hidden_and_nothing_inside_a_hidden_folder_twice(
+        tmp_path: Path) -> None:
+    """The D-Bus session socket ``DBUS_SESSION_BUS_ADDRESS`` names is hidden; a path inside a
+    hidden folder is not bound again (the folder's empty mount hides it; binding over a path
+    inside a read-only empty folder would fail)."""
+    folder = tmp_path / "rt"
+    folder.mkdir()
+    (folder / "bus").write_text("")
+    key = folder / "key.pem"
+    key.write_text("k")
+    env = {"DBUS_SESSION_BUS_ADDRESS": f"unix:path={folder / 'bus'},guid=1;tcp:host=x",
+           "GATE_SIGNING_KEY_FILE_PATH": str(key)}
+    assert isolation.hidden_paths(env) == [str(folder / "bus"), str(key)]
+    assert isolation.hidden_paths(env, [folder]) == [str(folder)]
