@@ -158,3 +158,66 @@ def test_the_session_bus_is_hidden_and_nothing_inside_a_hidden_folder_twice(
            "GATE_SIGNING_KEY_FILE_PATH": str(key)}
     assert isolation.hidden_paths(env) == [str(folder / "bus"), str(key)]
     assert isolation.hidden_paths(env, [folder]) == [str(folder)]
+
+
+#: The test command's attack on the runner's own folder: plant a ``node`` (the one every later
+#: JavaScript step runs: "Upload the stamps", with the job's runtime token and, with
+#: ``id-token: write``, its OIDC request) and read the runner's credentials.
+RUNNER_ATTACK = r'''
+import json, os, sys
+root = os.environ["ATTACK_RUNNER"]
+said = {}
+try:
+    with open(os.path.join(root, "externals", "node20", "bin", "node"), "a") as f:
+        f.write("# planted\n")
+    said["node"] = "done"
+except OSError as exc:
+    said["node"] = exc.strerror
+try:
+    with open(os.path.join(root, ".credentials_rsaparams"), "rb") as f:
+        said["credentials"] = len(f.read())
+except OSError as exc:
+    said["credentials"] = exc.strerror
+with open(os.environ["ATTACK_REPORT"], "w") as f:
+    json.dump(said, f)
+'''
+
+
+@needs_user
+@needs_bwrap
+def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
+        shared_folder: Path) -> None:
+    """The runner's folder (``bin/Runner.Worker``, ``externals/node20/bin/node``,
+    ``.credentials_rsaparams``) is the job's user's: from inside the namespace a test planted
+    code in the ``node`` the next JavaScript step runs with the job's tokens, and read the
+    runner's private key (on the code before: both). The gate finds the folder from its
+    ancestor ``Runner.Worker`` and binds its programs read-only and its credentials empty."""
+    import json
+
+    runner_root = shared_folder / "runner"
+    (runner_root / "bin").mkdir(parents=True)
+    (runner_root / "externals" / "node20" / "bin").mkdir(parents=True)
+    worker = runner_root / "bin" / "Runner.Worker"
+    shutil.copy2("/bin/bash", worker)  # its /proc/PID/exe names the runner's folder
+    (runner_root / "externals" / "node20" / "bin" / "node").write_text("#!/bin/sh\n")
+    (runner_root / ".credentials_rsaparams").write_text('{"d": "the runner\'s private key"}')
+    for path in (runner_root, *runner_root.rglob("*")):
+        os.lchown(path, sealed.UID, sealed.GID)
+    (shared_folder / "attack.py").write_text(RUNNER_ATTACK, encoding="utf-8")
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", "namespace", "--junit",
+            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
+            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
+            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    # the runner's worker starts the step's shell, which runs the gate (a child, as on a
+    # runner the worker is the step process's parent)
+    done = sealed.run_as_user([str(worker), "-c", '"$@"; exit $?', "step", *gate],
+                              shared_folder, sealed.user_env(
+                                  shared_folder, ATTACK_RUNNER=str(runner_root),
+                                  ATTACK_REPORT=str(shared_folder / "said.json")))
+    assert done.returncode == 0, done.stderr
+    said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
+    assert said["node"] == "Read-only file system", said
+    assert said["credentials"] in (0, "Permission denied"), said

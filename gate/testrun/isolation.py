@@ -8,9 +8,10 @@ util-linux ``unshare --pid --fork --kill-child --mount --mount-proc --ipc`` as r
 passwordless sudo, whose shell binds the protected paths read-only and hides the secret ones
 before ``setpriv --no-new-privs`` drops back to the job's user. Inside, the action's folder,
 the gate's venv and base interpreter, the tool cache, the stamps folders, the recorder's
-private folder and the runner's file-command files are read-only (the action's folder and the
-gate's package not when they are in the workspace: ``uses: ./``); the signing key file and
-every container socket are replaced by an empty ``/dev/null`` bind (a connect is refused). The
+private folder, the runner's file-command files and its own programs are read-only (the
+action's folder and the gate's package not when they are in the workspace: ``uses: ./``); the
+signing key file, the runner's credentials and every container socket are replaced by an empty
+``/dev/null`` bind (a connect is refused), the user's runtime folder by an empty one. The
 workspace and the rest of the file system stay as they are. The command runs below the
 namespace's reaper (:data:`REAPER_SCRIPT`), which stops, names and kills every process the
 command left there; when the namespace's first process (the unshare route's shell, or
@@ -209,12 +210,62 @@ def user_problem(name: str, facts: levels.Facts, workspace: Path,
     return None
 
 
+#: The runner's processes, by the name of their executable: the step's ancestors on a runner.
+RUNNER_PROGRAMS = ("Runner.Worker", "Runner.Listener")
+#: The runner's credentials in its folder (its registration and private key).
+RUNNER_CREDENTIALS = (".credentials", ".credentials_rsaparams", ".runner")
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return None
+    rest = raw[raw.rfind(b")") + 2:].split()
+    return int(rest[1]) if len(rest) > 1 else None
+
+
+def runner_folder() -> str | None:
+    """The runner's own folder (``bin/Runner.Worker``, ``externals/node*``, its credentials),
+    from this process's ancestors: the worker runs each step, the gate below it. None when no
+    ancestor is the runner's (act, a terminal). The folder is the job's user's: a test could
+    plant code in the ``node`` every later JavaScript step of the job runs with the job's
+    tokens, or read the runner's private key."""
+    pid: int | None = os.getppid()
+    for _ in range(16):
+        if pid is None or pid <= 1:
+            return None
+        try:
+            exe = os.path.realpath(os.readlink(f"/proc/{pid}/exe"))
+        except OSError:
+            exe = ""
+        if os.path.basename(exe) in RUNNER_PROGRAMS:
+            return os.path.dirname(os.path.dirname(exe))
+        pid = _parent(pid)
+    return None
+
+
+def _runner_programs(root: str | None) -> list[str]:
+    """The runner's program folders (``bin``, ``externals``, and the versioned ``bin.X`` and
+    ``externals.X`` an update leaves) under ``root``; never its work folder."""
+    if root is None:
+        return []
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [os.path.join(root, n) for n in names
+            if n.split(".")[0] in ("bin", "externals")]
+
+
 def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
     """What the sealed command finds read-only: the gate's package and the action's folder
     (``GITHUB_ACTION_PATH``, every action under ``_actions``), the gate's venv and the base
     interpreter it was built from, the tool cache, the gate's folder under ``RUNNER_TEMP``
-    (its stamps), the runner's file commands and their folder, and ``extra`` (the stamps
-    folder, the recorder's private folder). Those that exist, real paths, each once.
+    (its stamps), the runner's file commands and their folder, the runner's own programs
+    (:func:`runner_folder`: ``bin``, ``externals``), and ``extra`` (the stamps folder, the
+    recorder's private folder). Those that exist, real paths, each once.
 
     The action's folder and the gate's package, when they are the workspace or inside it
     (``uses: ./``: the venv imports the action's code from its folder), are not bound: their
@@ -235,6 +286,7 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
                   os.path.join(temp, "_runner_file_commands"),
                   os.path.join(os.path.dirname(temp.rstrip("/")), "_actions")]
     paths += [env[name] for name in FILE_COMMANDS if env.get(name, "").strip()]
+    paths += _runner_programs(runner_folder())
     paths += [str(p) for p in extra]
     return _existing(paths)
 
@@ -258,10 +310,14 @@ def runtime_folders(env: Mapping[str, str]) -> list[str]:
 def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
     """What the sealed command finds empty: every container socket that exists (reachable or
     not: a mode can change), the user's runtime folder and session bus
-    (:func:`runtime_folders`), the signing key file (:data:`KEY_FILES`), ``extra``. A path
+    (:func:`runtime_folders`), the runner's credentials (:data:`RUNNER_CREDENTIALS`), the
+    signing key file (:data:`KEY_FILES`), ``extra``. A path
     inside a hidden folder is left out (the folder's empty mount already hides it)."""
     paths = [p for p in socket_candidates(env) if os.path.lexists(p)]
     paths += runtime_folders(env)
+    runner = runner_folder()
+    if runner is not None:
+        paths += [os.path.join(runner, name) for name in RUNNER_CREDENTIALS]
     for name in KEY_FILES:
         key = env.get(name, "").strip()
         if key:
