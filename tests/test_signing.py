@@ -127,6 +127,15 @@ def test_a_signed_stamp_set_opens(tmp_path: Path) -> None:
     assert report["decision"] == "open" and not _refused(report)
 
 
+def test_each_class_is_required_its_own_isolation_level() -> None:
+    """signing.require_isolation: a class's own level, none for a class it does not name."""
+    policy = rules.SigningPolicy(mode="ed25519", require="all",
+                                 isolation=((FREE, "namespace"),))
+    assert policy.isolation_of(FREE) == "namespace"
+    assert policy.isolation_of(LOCAL) is None
+    assert rules.SigningPolicy().isolation_of(FREE) is None
+
+
 def test_the_pae_is_the_dsse_one() -> None:
     assert signing.pae("a", b"xyz") == b"DSSEv1 1 a 3 xyz"
     assert signing.pae("application/vnd.in-toto+json", b"") == (

@@ -47,11 +47,22 @@ def test_visibility_is_public_only_when_the_event_says_so(event: Any, seen: str)
     assert rules.repository_visibility(event) == seen
 
 
-@pytest.mark.parametrize("seen", ["private", "unknown"])
-def test_a_repository_not_shown_public_is_refused_unless_the_policy_opts_in(seen: str) -> None:
-    why = rules.public_log_problem(seen, opted_in=False)
-    assert why is not None and "public Rekor log" in why and "fix:" in why
-    assert "public_log_for_private_repository: true" in why and "ed25519" in why
+WHY = ("Sigstore mode signs through the public-good instance, whose public Rekor log would "
+       "then publish the repository's name, workflow and commit; fix: use signing.mode "
+       "ed25519, or set public_log_for_private_repository: true under signing.sigstore in the "
+       "policy if those may be public")
+
+
+@pytest.mark.parametrize(("seen", "said"), [
+    ("private", "this repository is not public (the event payload's repository.private / "
+                "visibility)"),
+    ("unknown", "the event payload ($GITHUB_EVENT_PATH) does not say that this repository is "
+                "public (repository.private / repository.visibility)"),
+])
+def test_a_repository_not_shown_public_is_refused_unless_the_policy_opts_in(seen: str,
+                                                                             said: str) -> None:
+    """Word for word: what the repository is said to be, why that refuses, and the fix."""
+    assert rules.public_log_problem(seen, opted_in=False) == f"{said}: {WHY}"
     assert rules.public_log_problem(seen, opted_in=True) is None
     assert rules.public_log_problem("public", opted_in=False) is None
 

@@ -97,11 +97,39 @@ def test_the_fix_names_each_file_once() -> None:
         "job and is never decided): a.py::t; fix: gate init --add a.py")
 
 
+def test_the_log_line_counts_what_it_does_not_show() -> None:
+    """Five names at most, then how many more (of the count, which the report may cap)."""
+    seven = [(f"t{i}.py::x", "given") for i in range(7)]
+    assert ungated.log_line(seven, 9) == (
+        "gate: 9 Hypothesis tests no manifest property selects (ungated: they run in no stamp "
+        "job and are never decided): t0.py::x, t1.py::x, t2.py::x, t3.py::x, t4.py::x and 4 "
+        "more; fix: gate init --add t0.py t1.py t2.py t3.py t4.py ...")
+    five = seven[:5]
+    assert ungated.log_line(five, 5) == (
+        "gate: 5 Hypothesis tests no manifest property selects (ungated: they run in no stamp "
+        "job and are never decided): t0.py::x, t1.py::x, t2.py::x, t3.py::x, t4.py::x; fix: "
+        "gate init --add t0.py t1.py t2.py t3.py t4.py")
+    assert ungated.fix([t for t, _ in five]) == "gate init --add t0.py t1.py t2.py t3.py t4.py"
+
+
+def test_the_output_is_every_node_id_space_separated() -> None:
+    assert ungated.output_value([{"test": "a.py::t", "kind": "given"},
+                                 {"test": "b.py::T::runTest", "kind": "stateful"}]) == (
+        "a.py::t b.py::T::runTest")
+    assert ungated.output_value([]) == ""
+
+
+def test_a_kind_the_gate_does_not_know_is_shown_as_given() -> None:
+    assert ungated.union([("scan", "t.py::a", "other")]) == [
+        ungated.Ungated("t.py::a", "given", ("scan",))]
+
+
 def test_junit_key_is_pytests_own() -> None:
     from _pytest.junitxml import mangle_test_address
 
     for nodeid in ["tests/a/test_x.py::TestC::test_y[1-a]", "test_x.py::test_y",
-                   "t/test_m.py::TestLedger::runTest", "t/sub/x_test.py::T::U::test_v"]:
+                   "t/test_m.py::TestLedger::runTest", "t/sub/x_test.py::T::U::test_v",
+                   "tests/cases.yaml::case_one", "tests/test_x.py"]:
         names = mangle_test_address(nodeid)
         assert ungated.junit_key(nodeid) == (".".join(names[:-1]), names[-1])
 
@@ -145,6 +173,16 @@ class Checks(unittest.TestCase):
     @given(st.text())
     def test_in_a_unittest_case(self, s):
         pass
+
+
+class Shared(object):
+    @given(st.text())
+    def test_not_collected(self, s):
+        pass
+
+
+class TestLabelled:
+    label = "a class attribute, not a test"
 
 
 class Machine(RuleBasedStateMachine):
