@@ -216,16 +216,19 @@ def test_the_recorder_env_loads_the_recorder_first_and_keeps_the_users_addopts(
 # --- fail closed ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [
-    ["true"],  # not pytest at all
-    ["env", "-u", "PYTEST_ADDOPTS", sys.executable, "-m", "pytest", "-q", "hypo_props.py"],
+@pytest.mark.parametrize(("command", "said"), [
+    (["true"], "the command exited 0 and wrote no line of pytest's: the gate's recorder never "
+               "loaded into pytest"),  # not pytest at all
+    (["env", "-u", "PYTEST_ADDOPTS", sys.executable, "-m", "pytest", "-q", "hypo_props.py"],
+     "the command exited 1: pytest ran (it wrote «1 failed, 6 passed in "),  # no environment
 ])
-def test_a_recorder_that_never_loaded_is_refused(tmp_path: Path, command: list[str]) -> None:
+def test_a_recorder_that_never_loaded_is_refused(tmp_path: Path, command: list[str],
+                                                 said: str) -> None:
     workspace(tmp_path, {"draws": 1})
     done = stamp(tmp_path, "out", *command)
     assert done.returncode == 2, done.stdout + done.stderr
     (line,) = [ln for ln in done.stderr.splitlines() if ln.startswith("gate: error:")]
-    assert "the gate's recorder never loaded into pytest" in line
+    assert said in line, line
     assert "PYTEST_ADDOPTS" in line and "PYTHONPATH" in line and "tox: pass_env" in line
     assert "nox" in line
     assert not (tmp_path / "out").exists()
@@ -350,11 +353,16 @@ def test_pytests_own_words_are_found_in_its_stderr(text: str, said: str) -> None
     assert recorder_route.pytest_said(text) == said
 
 
-def test_other_exit_statuses_keep_the_recorders_fix() -> None:
+def test_other_exit_statuses_say_the_command_stopped_before_pytest() -> None:
+    """Without a line of pytest's in the output, any other status is the command's own
+    (tests/test_recorder_not_begun.py has each case); exit 0 keeps the recorder's fix."""
     from gate.testrun import recorder_route
 
-    for code in (None, 0, 1, 2, 127):
-        assert recorder_route.not_begun(code, "ERROR: x\n") == recorder_route.RECORDER_FIX
+    for code in (1, 2, 127):
+        assert recorder_route.not_begun(code, "ERROR: x\n").startswith(
+            f"the command exited {code} before pytest started (no line of pytest's in its "
+            "output): it said «ERROR: x»; ")
+    assert recorder_route.not_begun(0, "ERROR: x\n").endswith(recorder_route.RECORDER_FIX)
     assert recorder_route.not_begun(4, "") == (
         "the command exited 4 (pytest: usage error) before the gate's recorder began; fix what "
         "pytest names (it is in the log above)")

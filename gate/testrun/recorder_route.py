@@ -34,12 +34,13 @@ from gate.testrun.stamping import (
 
 RECORDER_SOURCE = "pytest-recorder"
 #: What to do when the recorder did not load, for the one-line error.
-RECORDER_FIX = ("the gate's recorder never loaded into pytest: the command must run pytest "
-                "with the environment it was given (PYTEST_ADDOPTS carries -p "
-                "gate.testrun.recorder, PYTHONPATH the gate's package, GATE_RECORDER_* the "
-                "plan and the descriptor of the gate's channel, which pytest must inherit; "
-                "tox: pass_env = PYTEST_ADDOPTS PYTHONPATH GATE_RECORDER_*; nox: keep "
-                "os.environ), or stamp through JUnit with the junit input")
+RECORDER_ENV_FIX = ("the command must run pytest with the environment it was given "
+                    "(PYTEST_ADDOPTS carries -p gate.testrun.recorder, PYTHONPATH the gate's "
+                    "package, GATE_RECORDER_* the plan and the descriptor of the gate's "
+                    "channel, which pytest must inherit; tox: pass_env = PYTEST_ADDOPTS "
+                    "PYTHONPATH GATE_RECORDER_*; nox: keep os.environ), or stamp through "
+                    "JUnit with the junit input")
+RECORDER_FIX = f"the gate's recorder never loaded into pytest: {RECORDER_ENV_FIX}"
 
 
 #: pytest's own exit statuses that stop it before (or without) a session the recorder began in.
@@ -168,18 +169,112 @@ def import_blame(stderr_text: str, root: Path) -> str | None:
             "(this is the code under test failing, not the job's configuration)")
 
 
-def not_begun(exit_code: int | None, stderr_text: str, root: Path | None = None) -> str:
-    """Why no session of the recorder began, for the one-line error: when the command ended
-    with one of pytest's own stops (:data:`PYTEST_STOPS`), its exit status, what pytest said
-    and the fix; else :data:`RECORDER_FIX`. A conftest that failed to import because a file of
-    the repository (under ``root``) raised is named as the patch's (:func:`import_blame`)."""
-    if exit_code not in PYTEST_STOPS:
-        return RECORDER_FIX
+#: Lines only pytest writes (its header, collection, failure headers, summaries, its own
+#: errors): one of them in the command's output means pytest ran.
+_PYTEST_LINE = re.compile(
+    r"^(=+ test session starts =+|collected \d+ items?\b.*|collecting \.\.\..*"
+    r"|_{3,} .* _{3,}|(FAILED|ERROR) \S+::\S.*|INTERNALERROR> .*|ImportError while loading "
+    r"conftest .*|=* ?(no tests ran|\d+ (passed|failed|errors?|skipped|deselected|xfailed"
+    r"|xpassed|warnings?|rerun))\b.* in \d+(\.\d+)?s\b.*)$", re.MULTILINE)
+#: What the shell's exit statuses 126 and 127 say (POSIX: found but not run, not found).
+_SHELL_STATUS = {126: "a program it runs could not be executed (not a program, or not "
+                      "executable): fix the command",
+                 127: "a program it runs was not found: install it (list it in "
+                      "requirements-test.txt, which the install input installs) or fix its "
+                      "name in the command"}
+#: What a failed install says (pip's own words): an install run inside the test command.
+_INSTALL_WORDS = ("No matching distribution found", "Could not find a version that satisfies",
+                  "Could not install packages", "pip install", "requirements")
+_SYNTAX = re.compile(r'^E?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
+
+
+def pytest_line(text: str) -> str | None:
+    """The last line of ``text`` (the command's output) only pytest writes (its summary, when
+    it got there), stripped, runs of ``=`` and ``_`` shortened; None when there is none:
+    pytest did not run (or said nothing: ``-qq`` and every test passed)."""
+    found = [m.group(0) for m in _PYTEST_LINE.finditer(text.replace("\r", "\n"))]
+    return re.sub(r"([=_])\1{3,}", r"\1\1\1", found[-1].strip()) if found else None
+
+
+def _last_words(text: str) -> str:
+    """The last line the command wrote on stderr, bounded and masked, or empty."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    said = Redactor.from_env(os.environ).text(lines[-1]) if lines else ""
+    return said if len(said) <= SAID_CHARS else said[:SAID_CHARS - 1] + "…"
+
+
+def syntax_blame(stderr_text: str, root: Path) -> str | None:
+    """When a conftest.py failed to import because a file of the repository (under ``root``)
+    has a syntax error (``SyntaxError``, ``IndentationError``, ``TabError``), the words naming
+    that file and line; None otherwise."""
+    lines = stderr_text.split("\n")
+    starts = [i for i, line in enumerate(lines)
+              if line.startswith("ImportError while loading conftest")]
+    if not starts:
+        return None
+    rest = "\n".join(lines[starts[-1] + 1:])
+    raised = [line[4:].strip() for line in rest.split("\n") if line.startswith("E   ")]
+    error = next((r for r in reversed(raised)
+                  if r.startswith(("SyntaxError", "IndentationError", "TabError"))), None)
+    where = [(m["path"], m["line"]) for m in _SYNTAX.finditer(rest)]
+    if error is None or not where:
+        return None
+    path = _in_repository(where[-1][0], root)
+    if path is None:
+        return None
+    shown = error if len(error) <= SAID_CHARS else error[:SAID_CHARS - 1] + "…"
+    return (f"{path} line {where[-1][1]} does not parse ({shown}): pytest stopped importing "
+            "it before any test ran, so no stamp is written; fix that file (the code under "
+            "test, not the job's configuration)")
+
+
+def not_begun(exit_code: int | None, stderr_text: str, root: Path | None = None,
+              stdout_text: str = "") -> str:
+    """Why no session of the recorder began, for the one-line error, with the fix:
+
+    - the command ended with one of pytest's own stops (:data:`PYTEST_STOPS`): its exit
+      status, what pytest said and the fix (a conftest that failed to import because a file
+      of the repository under ``root`` raised, or does not parse, is named as the patch's:
+      :func:`import_blame`, :func:`syntax_blame`);
+    - pytest ran (a line only it writes is in the output, :func:`pytest_line`) but without
+      the recorder: its environment was dropped (:data:`RECORDER_FIX`);
+    - the command exited N with no line of pytest's: it stopped before pytest started (a
+      program not found, an install in the command that failed, ``false``): its last words
+      and the fix;
+    - exit 0 and no line of pytest's: :data:`RECORDER_FIX`."""
+    if exit_code in PYTEST_STOPS:
+        return _pytest_stopped(exit_code, stderr_text, root)
+    output = f"{stdout_text}\n{stderr_text}"
+    seen = pytest_line(output)
+    if seen is not None:
+        shown = Redactor.from_env(os.environ).text(seen)[:SAID_CHARS]
+        return (f"the command exited {exit_code}: pytest ran (it wrote «{shown}») but did not "
+                f"load the gate's recorder: {RECORDER_ENV_FIX}")
+    if not exit_code:
+        return (f"the command exited {exit_code} and wrote no line of pytest's: "
+                f"{RECORDER_FIX}")
+    said = _last_words(stderr_text)
+    quoted = f": it said «{said}»" if said else ", writing nothing on stderr"
+    if exit_code in _SHELL_STATUS:
+        fix = _SHELL_STATUS[exit_code]
+    elif any(words in output for words in _INSTALL_WORDS):
+        fix = ("an install in the command failed: give the install to the install input "
+               "(it runs sealed before the tests, and its failure is named as the install's) "
+               "and fix what it names")
+    else:
+        fix = ("the command must run pytest once (python -m pytest), exiting with pytest's "
+               "status; fix what stops it before")
+    return (f"the command exited {exit_code} before pytest started (no line of pytest's in "
+            f"its output){quoted}; {fix}")
+
+
+def _pytest_stopped(exit_code: int, stderr_text: str, root: Path | None) -> str:
     said = pytest_said(stderr_text)
     quoted = f": pytest said «{said}»" if said else ""
     stopped = f"the command exited {exit_code} (pytest: {PYTEST_STOPS[exit_code]})"
     if exit_code == 5:  # a session ran (its words are on stdout), without the recorder
         return f"{stopped}, and {RECORDER_FIX}"
+    redacted = Redactor.from_env(os.environ).text(stderr_text)
     if exit_code == 3:
         fix = ("a plugin or a conftest.py hook raised before the session began: fix what "
                "pytest names (the whole INTERNALERROR traceback is in the log above)")
@@ -191,7 +286,7 @@ def not_begun(exit_code: int | None, stderr_text: str, root: Path | None = None)
         fix = ("requirements-test.txt must list the plugins pytest is told to load "
                "(-p, addopts, pytest_plugins): the job has only what it installs")
     elif "ImportError while loading conftest" in said and root is not None and (
-            blame := import_blame(Redactor.from_env(os.environ).text(stderr_text), root)):
+            blame := syntax_blame(redacted, root) or import_blame(redacted, root)):
         fix = blame
     elif "ImportError while loading conftest" in said:
         fix = ("requirements-test.txt must list what the conftest.py imports: the job has "
@@ -378,7 +473,7 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     if request.command is None or request.junit_path is not None:
         raise GateInputError("gate stamp", "--pytest",
                              "needs -- COMMAND and no --junit (the recorder reports)")
-    stdout = stdout if stdout is not None else sys.stdout.buffer
+    kept_out = _Kept(stdout if stdout is not None else sys.stdout.buffer)
     kept = _Kept(stderr if stderr is not None else sys.stderr.buffer)
     plan = recorder_plan(prepared, request.tests)
     workspace = [os.getcwd(), str(request.root)]
@@ -398,7 +493,8 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
             wrapped = seal.wrap(argv, env, channel_fd=channel.child_fd,
                                 channel_env=ENV_CHANNEL, extra_read_only=[private])
             argv, env, stdin = wrapped.argv, wrapped.env, wrapped.stdin
-        proc = run_command(argv, request.timeout, stdout, cast(IO[bytes], kept),
+        proc = run_command(argv, request.timeout, cast(IO[bytes], kept_out),
+                           cast(IO[bytes], kept),
                            env=env, channel=channel, stdin=stdin,
                            fence=request.fence)
         if seal is not None:
@@ -416,7 +512,8 @@ def decide(request: Request, prepared: Sequence[Prepared], stdout: IO[bytes] | N
     killed = proc.timed_out or proc.signal is not None
     if sessions == 0 and not killed and channel.problem is None:
         raise GateInputError("the test command", "(pytest)",
-                             not_begun(proc.exit_code, kept.text(), Path.cwd()))
+                             not_begun(proc.exit_code, kept.text(), Path.cwd(),
+                                       kept_out.text()))
     problem = channel.problem
     results = channel.results() if problem is None else None
     got = read_results(results, request.manifest) if results is not None else None
