@@ -10,12 +10,14 @@ folder); everything else -- action.yml, its Python set-up with the hash-locked r
 
 from __future__ import annotations
 
+import fcntl
 import html
 import json
 import os
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,71 @@ def wheelhouse() -> Path:
     the act runs works offline: ``$GATE_WHEELHOUSE`` or a cache folder, filled once
     (tests/wheelhouse.py; .ci/run prepares it the same way)."""
     return prepare_wheelhouse()
+
+
+@dataclass(frozen=True)
+class SharedAction:
+    """One copy of this action and one venv root for every act run of a pytest session that
+    maps the action's ``uses:`` ref to a folder (``act --local-repository``).
+
+    act copies a mapped action into a new random folder for every job, and the set-up step
+    names its environment after the action's folder (requirements/installer.py: the venv's
+    ``.pth`` names it), so each job built its own venv (~3-4 s of a job's set-up step).
+    Through :meth:`mapped` each job's copy of the action holds its own ``action.yml`` and
+    ``.github`` and links to this copy's files: the installer resolves its own path
+    (``requirements/installer.py``) to ``action``, and every job of the session names, builds
+    once and then verifies the same environment under ``venv_root``
+    (``AGENT_PATCH_GATE_VENV_ROOT``, taken in turns under the installer's own ``flock``).
+    Every step still runs: the set-up step verifies the venv against its manifest and seals
+    it, the gate's Python imports the action's code from ``action`` (on the venv's path, so
+    the seal lists it), the namespace level binds it read-only.
+
+    Not for a test that plants files in the venv or changes the action (it works on a private
+    copy: no ``shared``), nor for ``uses: ./`` (the action is the job's checkout)."""
+
+    action: Path
+    venv_root: Path
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"AGENT_PATCH_GATE_VENV_ROOT": str(self.venv_root)}
+
+    def mapped(self, dest: Path) -> Path:
+        """``dest`` made the folder act copies for a job: ``action.yml`` and ``.github``
+        copied, every other entry a link into :attr:`action`."""
+        dest.mkdir()
+        for entry in sorted(self.action.iterdir()):
+            if entry.name in ("action.yml", ".github"):
+                if entry.is_dir():
+                    shutil.copytree(entry, dest / entry.name)
+                else:
+                    shutil.copy2(entry, dest / entry.name)
+            else:
+                (dest / entry.name).symlink_to(entry)
+        return dest
+
+
+@pytest.fixture(scope="session")
+def shared_action(tmp_path_factory: pytest.TempPathFactory) -> SharedAction:
+    """The session's :class:`SharedAction`, made once for all pytest-xdist workers (the
+    folder above a worker's base temporary folder is the session's; a ``flock`` makes the
+    others wait for the first)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / "gate-shared-action"
+    shared = SharedAction(action=folder / "action", venv_root=folder / "venvs")
+    with (base / "gate-shared-action.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".made").is_file():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(mode=0o700)
+            shared.action.mkdir()
+            _project_copy(shared.action)
+            shared.venv_root.mkdir(mode=0o700)
+            (folder / ".made").touch()
+    return shared
 
 
 def _project_copy(dest: Path) -> Path:

@@ -19,10 +19,11 @@ from pathlib import Path
 from tests import test_readme_workflow as readme
 from tests.act.harness import STANDINS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
-from tests.test_action_act import HEAD_SHA, SETUP_PYTHON, _project_copy
+from tests.test_action_act import HEAD_SHA, SETUP_PYTHON, SharedAction
 from tests.test_isolation import HOSTILE
 
 wheelhouse = readme.wheelhouse  # the session fixture: the action's locked wheels
+shared_action = readme.shared_action  # the session's one copy of the action and its venv
 
 GATE_JOB = """    steps:
       - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
@@ -43,10 +44,8 @@ PATCHED_GATE_JOB = """    env:
 
 
 def test_a_gate_package_on_pythonpath_cannot_open_a_closed_gate(
-        tmp_path: Path, wheelhouse: Path) -> None:
-    action = tmp_path / "action"
-    action.mkdir()
-    _project_copy(action)
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
+    action = shared_action.mapped(tmp_path / "action")
     project = tmp_path / "project"
     readme._python_project(project)
     workflow = project / ".github" / "workflows" / "properties.yml"
@@ -68,7 +67,8 @@ def test_a_gate_package_on_pythonpath_cannot_open_a_closed_gate(
                 "number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}}},
             env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
                  "PIP_NO_INDEX": "1", "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(),
-                 "HYPO_SUITE_BUG": "rle", "HOSTILE_MARKERS": str(markers)},
+                 "HYPO_SUITE_BUG": "rle", "HOSTILE_MARKERS": str(markers),
+                 **shared_action.env},
             secrets={"GITHUB_TOKEN": WRITE_TOKEN}, artifacts_dir=tmp_path / "artifacts",
             timeout=900, repository="acme/python-project",
             extra_args=["--local-repository",

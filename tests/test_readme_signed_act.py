@@ -19,9 +19,10 @@ from tests import test_action_act as base
 from tests import test_readme_workflow as pasted
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
-from tests.test_action_act import HEAD_SHA, ROOT, SETUP_PYTHON, _project_copy
+from tests.test_action_act import HEAD_SHA, ROOT, SETUP_PYTHON, SharedAction, _project_copy
 
 wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
+shared_action = base.shared_action  # the session's one copy of the action and its venv
 WORKFLOW = ROOT / "examples" / "workflows" / "python-signed.yml"
 PRIVATE, PUBLIC = signing.generate()
 
@@ -37,11 +38,16 @@ def test_the_readme_signed_workflow_is_the_repository_file() -> None:
 GATE_PRIVATE, GATE_PUBLIC = signing.generate()
 
 
-def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
+def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path, shared: SharedAction | None,
          edit: dict[str, str] | None = None, gate_key: bool = False) -> ActResult:
+    """The README's signed workflow under act; ``shared`` None: a private copy of the action
+    and its own venv under the job's ``RUNNER_TEMP`` (a test that plants files in the venv)."""
     action = tmp_path / "action"
-    action.mkdir()
-    _project_copy(action)
+    if shared is None:
+        action.mkdir()
+        _project_copy(action)
+    else:
+        shared.mapped(action)
     project = tmp_path / "project"
     pasted._python_project(project)
     text = WORKFLOW.read_text(encoding="utf-8")
@@ -62,7 +68,7 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
         event_payload={"number": 7, "pull_request": {
             "number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}}},
         env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
-             "PIP_NO_INDEX": "1"},
+             "PIP_NO_INDEX": "1", **(shared.env if shared else {})},
         secrets={"GITHUB_TOKEN": WRITE_TOKEN, "GATE_SIGNING_KEY": PRIVATE.decode("ascii"),
                  "GATE_GATE_KEY": GATE_PRIVATE.decode("ascii")},
         artifacts_dir=tmp_path / "artifacts",
@@ -77,10 +83,10 @@ def _report(tmp_path: Path) -> dict[str, Any]:
     return loaded
 
 
-def test_the_readme_signed_workflow_runs_as_pasted_under_act(tmp_path: Path,
-                                                             wheelhouse: Path) -> None:
+def test_the_readme_signed_workflow_runs_as_pasted_under_act(
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse)
+        result = _run(tmp_path, double, wheelhouse, shared_action)
         assert result.returncode == 0, result.log_tail(120)
         assert double.invalid_requests() == []
         (check,) = double.check_runs.values()
@@ -132,9 +138,9 @@ FORGE = {
 
 
 def test_a_free_server_job_claiming_local_pinned_is_refused_under_act(
-        tmp_path: Path, wheelhouse: Path) -> None:
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse, FORGE)
+        result = _run(tmp_path, double, wheelhouse, shared_action, FORGE)
         (check,) = double.check_runs.values()
     assert result.job("stamp-free").succeeded, result.log_tail(80)
     forged = list((tmp_path / "artifacts" / "gate-stamps-local-pinned-stamp-free-1-deadbeef")
@@ -160,14 +166,14 @@ GATE_KEY = {"          policy: .github/gate-policy.yml\n":
 
 
 def test_a_gate_key_signs_the_record_and_the_verification_summary_under_act(
-        tmp_path: Path, wheelhouse: Path) -> None:
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     """The report artifact carries the signed SLSA verification summary beside the report
     (action.yml uploads both paths), and the check run's re-run record is signed."""
     from gate.decide.signing import Key
     from gate.records import memory
 
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse, GATE_KEY, gate_key=True)
+        result = _run(tmp_path, double, wheelhouse, shared_action, GATE_KEY, gate_key=True)
         assert result.returncode == 0, result.log_tail(120)
         (check,) = double.check_runs.values()
     assert memory.decode(check["output"]["text"])["signature"]["keyid"] == "gate-1"

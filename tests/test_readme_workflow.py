@@ -24,10 +24,11 @@ from tests import manual
 from tests import test_action_act as base
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
-from tests.test_action_act import FOUR, HEAD_SHA, ROOT, SETUP_PYTHON, _project_copy
+from tests.test_action_act import FOUR, HEAD_SHA, ROOT, SETUP_PYTHON, SharedAction
 from tests.test_hypothesis_card import MISSES, workspace
 
 wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
+shared_action = base.shared_action  # the session's one copy of the action and its venv
 WORKFLOW = ROOT / "examples" / "workflows" / "python.yml"
 
 
@@ -75,11 +76,9 @@ def _python_project(dest: Path) -> None:
     shutil.copy2(WORKFLOW, dest / ".github" / "workflows" / "properties.yml")
 
 
-def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
+def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path, shared: SharedAction,
          extra_env: dict[str, str] | None = None) -> ActResult:
-    action = tmp_path / "action"
-    action.mkdir()
-    _project_copy(action)
+    action = shared.mapped(tmp_path / "action")
     project = tmp_path / "project"
     _python_project(project)
     return run_act(
@@ -89,7 +88,8 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
             "number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}}},
         env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
              "PIP_NO_INDEX": "1",
-             "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(), **(extra_env or {})},
+             "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(), **shared.env,
+             **(extra_env or {})},
         secrets={"GITHUB_TOKEN": WRITE_TOKEN}, artifacts_dir=tmp_path / "artifacts",
         timeout=900, repository="acme/python-project",
         extra_args=["--local-repository", f"{SETUP_PYTHON}={STANDINS_DIR / 'setup-python'}",
@@ -123,9 +123,10 @@ def _generators_agree(tmp_path: Path) -> dict[str, dict[str, dict[str, Any]]]:
     return stamps
 
 
-def test_the_readme_workflow_runs_as_pasted_under_act(tmp_path: Path, wheelhouse: Path) -> None:
+def test_the_readme_workflow_runs_as_pasted_under_act(tmp_path: Path, wheelhouse: Path,
+                                                      shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse)
+        result = _run(tmp_path, double, wheelhouse, shared_action)
         assert result.returncode == 0, result.log_tail(120)
         assert double.invalid_requests() == []
         (check,) = double.check_runs.values()
@@ -143,9 +144,9 @@ def test_the_readme_workflow_runs_as_pasted_under_act(tmp_path: Path, wheelhouse
 
 
 def test_a_bug_in_both_classes_closes_with_property_miss_under_act(
-        tmp_path: Path, wheelhouse: Path) -> None:
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse, {"HYPO_SUITE_BUG": "rle"})
+        result = _run(tmp_path, double, wheelhouse, shared_action, {"HYPO_SUITE_BUG": "rle"})
         (check,) = double.check_runs.values()
     stamps = _generators_agree(tmp_path)
     for server_class in ("local-pinned", "free-server"):

@@ -22,10 +22,11 @@ import yaml
 from tests import test_action_act as base
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
-from tests.test_action_act import HEAD_SHA, ROOT, SETUP_PYTHON, _project_copy
+from tests.test_action_act import HEAD_SHA, ROOT, SETUP_PYTHON, SharedAction
 from tests.test_readme_workflow import _python_project
 
 wheelhouse = base.wheelhouse  # the session fixture: the action's locked wheels
+shared_action = base.shared_action  # the session's one copy of the action and its venv
 REUSABLE = ROOT / ".github" / "workflows" / "gate.yml"
 CALLER = ROOT / "examples" / "workflows" / "reusable-caller.yml"
 USES = re.compile(r"uses: (agent-patch-gate/gate(?:/\.github/workflows/gate\.yml)?)@([0-9a-f]{40})")
@@ -52,11 +53,9 @@ def test_the_caller_is_short_and_runs_no_pull_request_code() -> None:
         assert all("run" not in step for step in job["steps"]), job["steps"]
 
 
-def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
+def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path, shared: SharedAction,
          extra_env: dict[str, str] | None = None) -> ActResult:
-    action = tmp_path / "action"
-    action.mkdir()
-    _project_copy(action)
+    action = shared.mapped(tmp_path / "action")
     shutil.copy2(REUSABLE, action / ".github" / "workflows" / "gate.yml")
     project = tmp_path / "project"
     _python_project(project)
@@ -69,17 +68,17 @@ def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
             "number": 7, "head": {"sha": HEAD_SHA, "ref": "agent/patch"}}},
         env={"GITHUB_API_URL": double.base_url, "PIP_FIND_LINKS": str(wheelhouse),
              "PIP_NO_INDEX": "1", "AGENT_PATCH_GATE_UV_URL": wheelhouse.as_uri(),
-             **(extra_env or {})},
+             **shared.env, **(extra_env or {})},
         secrets={"GITHUB_TOKEN": WRITE_TOKEN}, artifacts_dir=tmp_path / "artifacts",
         timeout=900, repository="acme/python-project",
         extra_args=["--local-repository", f"{SETUP_PYTHON}={STANDINS_DIR / 'setup-python'}",
                     "--local-repository", f"agent-patch-gate/gate@{sha}={action}"])
 
 
-def test_the_reusable_workflow_opens_a_green_suite_under_act(tmp_path: Path,
-                                                             wheelhouse: Path) -> None:
+def test_the_reusable_workflow_opens_a_green_suite_under_act(
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse)
+        result = _run(tmp_path, double, wheelhouse, shared_action)
         assert result.returncode == 0, result.log_tail(120)
         assert double.invalid_requests() == []
         (check,) = double.check_runs.values()
@@ -88,10 +87,10 @@ def test_the_reusable_workflow_opens_a_green_suite_under_act(tmp_path: Path,
         check["output"]["summary"])
 
 
-def test_the_reusable_workflow_closes_on_a_bug_under_act(tmp_path: Path,
-                                                         wheelhouse: Path) -> None:
+def test_the_reusable_workflow_closes_on_a_bug_under_act(
+        tmp_path: Path, wheelhouse: Path, shared_action: SharedAction) -> None:
     with GitHubDouble(accept_any_token=False) as double:
-        result = _run(tmp_path, double, wheelhouse, {"HYPO_SUITE_BUG": "rle"})
+        result = _run(tmp_path, double, wheelhouse, shared_action, {"HYPO_SUITE_BUG": "rle"})
         assert result.returncode != 0
         (check,) = double.check_runs.values()
     assert check["conclusion"] == "failure"

@@ -57,7 +57,8 @@ def test_a_pth_planted_by_a_test_never_runs_in_the_signing_step_under_act(
 
     monkeypatch.setattr(pasted, "_python_project", project_with_plant)
     with GitHubDouble(accept_any_token=False) as double:
-        result = signed._run(tmp_path, double, wheelhouse, edit=edit)
+        # a private copy of the action and its own venv: this test plants a file in it
+        result = signed._run(tmp_path, double, wheelhouse, None, edit=edit)
         checks = list(double.check_runs.values())
     local = result.job("stamp-local")
     assert "planted " in local.stdout, local.stdout[-3000:]  # the attack was live
