@@ -12,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def imported(*argv: str, cwd: Path) -> set[str]:
+def imported(*argv: str, cwd: Path, full: bool = False) -> set[str]:
+    """The top-level names of the modules ``gate ARGV`` imports (``full``: whole names)."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gate", *argv],
                           capture_output=True, text=True, cwd=cwd, timeout=60, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -21,7 +22,7 @@ def imported(*argv: str, cwd: Path) -> set[str]:
         if line.startswith("import time:") and "|" in line:
             name = line.rsplit("|", 1)[1].strip()
             if name != "imported package":
-                names.add(name.split(".")[0])
+                names.add(name if full else name.split(".")[0])
     return names
 
 
@@ -73,13 +74,19 @@ def test_stamp_validates_with_the_pregenerated_validators_alone(fixture_dir: Pat
     (fixture_dir / ".github" / "gate-policy.yml").write_text("max_freeze_days: 30\n")
     (fixture_dir / "t.py").write_text("from hypothesis import given, strategies as st\n\n\n"
                                       "@given(st.integers())\ndef test_p(x):\n    pass\n")
-    names = imported("stamp", "--manifest", "gate.yml", "--server-class", "local-pinned",
-                     "--out", "out", "--pytest", "--", sys.executable, "-m", "pytest", "-q",
-                     "-p", "no:cacheprovider", "t.py", cwd=fixture_dir)
+    modules = imported("stamp", "--manifest", "gate.yml", "--server-class", "local-pinned",
+                       "--out", "out", "--pytest", "--", sys.executable, "-m", "pytest", "-q",
+                       "-p", "no:cacheprovider", "t.py", cwd=fixture_dir, full=True)
+    names = {name.split(".")[0] for name in modules}
     assert len(list((fixture_dir / "out").glob("*.json"))) == 1
     assert "gate" in names and "yaml" in names
     for heavy in ("jsonschema", "fastjsonschema", "referencing", "github", "sigstore"):
         assert heavy not in names, heavy
+    # a stamp leg builds no report: checking a stamp's four-line-block values does not import
+    # the report's code and its dataclasses (~10 ms of the gate's own time; issue 31)
+    assert "gate.decide.block" in modules
+    for unused in ("gate.records.report", "gate.records.report_data"):
+        assert unused not in modules, unused
 
 
 #: What the per-tool-call path must not import (start-up: one process per agent tool call).

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from gate.decide import block
 from gate.github import workflow
 from gate.records import report
 from tests.core_helpers import (
@@ -163,8 +164,8 @@ def test_four_lines_stay_four_lines_even_from_an_unchecked_pair() -> None:
     lines = report.four_lines(pair)
     assert len("\n".join(lines).splitlines()) == 4
     assert lines[2] == "freeze_allowed=false"
-    assert report.block_value_problem("ok/path.txt") is None
-    assert report.block_value_problem("a\nb") is not None
+    assert block.block_value_problem("ok/path.txt") is None
+    assert block.block_value_problem("a\nb") is not None
 
 
 def test_gate_stamp_does_not_echo_test_ids_raw(tmp_path: Path) -> None:

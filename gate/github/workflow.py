@@ -25,10 +25,12 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gate.github import markdown
-from gate.records.report_data import Location, Pair, Report
+
+if TYPE_CHECKING:  # annotations only: a stamp leg prints through log_line without a report
+    from gate.records.report_data import Location, Pair, Report
 
 Level = Literal["error", "warning", "notice"]
 LEVELS: tuple[Level, ...] = ("error", "warning", "notice")

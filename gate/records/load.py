@@ -37,8 +37,8 @@ def load_card(path: Path) -> dict[str, Any]:
 
 def check_block_values(record: Mapping[str, Any], source: str, where: str = "") -> None:
     """A value printed in the four-line block must be one printable line (the rule is
-    gate.records.report.block_value_problem); otherwise the record is bad input."""
-    from gate.records.report import block_value_problem
+    gate.decide.block.block_value_problem); otherwise the record is bad input."""
+    from gate.decide.block import block_value_problem
 
     value = record.get("fixture_path")
     if value is not None:

@@ -9,26 +9,10 @@ from typing import Any
 from gate import __version__
 from gate.decide import digest, stamps
 from gate.decide import ungated as ungated_rules
+from gate.decide.block import block_value_problem
 from gate.records.report_data import Pair
 
 NONE = "none"
-
-
-def block_value_problem(value: object) -> str | None:
-    """Why ``value`` cannot be printed verbatim as a four-line-block value, or None.
-
-    The rule (one place): a value is one printable line. ``str.isprintable`` is false for every
-    control character (CR, LF, TAB, NUL, ESC, C1), the line and paragraph separators, and the
-    format characters (bidi overrides, zero-width characters), so a value that passes can
-    neither add a line (a second ``freeze_allowed=true``) nor hide what it says. Records
-    carrying such a value are refused when they are read (gate.records.load)."""
-    if not isinstance(value, str):
-        return "not a string"
-    if not value.isprintable():
-        bad = next(ch for ch in value if not ch.isprintable())
-        return (f"holds U+{ord(bad):04X}, which cannot be printed on one line of the "
-                "four-line block")
-    return None
 
 
 def block_value(value: object) -> str:

@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 
 from gate.commands import main as cli
+from gate.decide import block
 from gate.github import review, ungated, workflow
-from gate.records import report
 from gate.records.load import load_report
 from tests.act.harness import STANDINS_DIR, WORKFLOWS_DIR, run_act
 from tests.github_double import WRITE_TOKEN, GitHubDouble
@@ -94,7 +94,7 @@ def _stamps(artifacts: Path) -> list[str]:
             # A fixture_path that cannot be one line of the four-line block is refused when
             # read (issue 14; tests/test_print_escaped.py): here it stays hostile but printable.
             path = text[:4096]
-            stamp["fixture_path"] = path if report.block_value_problem(path) is None else (
+            stamp["fixture_path"] = path if block.block_value_problem(path) is None else (
                 json.dumps(path)[:4096])
             stamp["location"] = {"path": text[:4096], "line": 1 + n}
             folder = artifacts / f"gate-stamps-{server_class}-hostile-1" / "sub"
