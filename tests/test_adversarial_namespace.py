@@ -221,3 +221,50 @@ def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
     said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
     assert said["node"] == "Read-only file system", said
     assert said["credentials"] in (0, "Permission denied"), said
+
+
+#: The test command's attack on the job's later steps: a ``git`` in the first folder of PATH,
+#: in the job's user's home (``~/.local/bin`` on a hosted runner), where another action's post
+#: step (actions/checkout's cleanup runs ``git``, looked up on PATH) would run it with that
+#: step's environment: ``INPUT_TOKEN``, ``ACTIONS_RUNTIME_TOKEN`` and, with ``id-token: write``,
+#: the OIDC request.
+PATH_ATTACK = r'''
+import os
+folder = os.path.join(os.environ["HOME"], ".local", "bin")
+os.makedirs(folder, exist_ok=True)
+with open(os.path.join(folder, "git"), "w") as f:
+    f.write("#!/bin/sh\nenv > \"$HOME/stolen\"\nexec /usr/bin/git \"$@\"\n")
+os.chmod(os.path.join(folder, "git"), 0o755)
+'''
+
+
+@needs_user
+@needs_bwrap
+@pytest.mark.xfail(strict=True, reason=(
+    "BREAK (namespace and process levels; user holds it): the job's user's home stays writable "
+    "inside the namespace, and a hosted runner's PATH begins with folders in it "
+    "(~/.local/bin, ~/.cargo/bin, ~/.dotnet/tools, before /usr/bin). A test writes "
+    "~/.local/bin/git; a step of the job after the action that looks git up on PATH runs it "
+    "with that step's environment: actions/checkout's post step (INPUT_TOKEN, "
+    "ACTIONS_RUNTIME_TOKEN, and with id-token: write the OIDC request, with which it can sign "
+    "a stamp set as the job in sigstore mode). The action's own later steps are safe (bash by "
+    "path, the seal's tools from /usr/bin: tests/test_seal.py); the workflow's are not"))
+def test_a_tool_planted_first_on_the_jobs_path_is_not_found_by_a_later_step(
+        shared_folder: Path) -> None:
+    home = shared_folder / "home"
+    home.mkdir()
+    os.chown(home, sealed.UID, sealed.GID)
+    (shared_folder / "attack.py").write_text(PATH_ATTACK, encoding="utf-8")
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", "namespace", "--junit",
+            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
+            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
+            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    job_path = f"{home / '.local' / 'bin'}{os.pathsep}{os.environ.get('PATH', '/usr/bin')}"
+    env = {**sealed.user_env(home), "PATH": job_path}
+    done = sealed.run_as_user(gate, shared_folder, env)
+    assert done.returncode == 0, done.stderr
+    # the next step (a post step) looks git up on the job's PATH, as actions/checkout does
+    assert shutil.which("git", path=job_path) == "/usr/bin/git"
