@@ -12,8 +12,10 @@ slowest last. Then the score per module is printed (killed of all, and of those 
 equivalent), and every survivor is checked against tests/mutation/equivalent.txt, one
 ``<mutant name>: <why it changes nothing a user can see>`` a line. Exit 0 when every survivor
 is listed and every listed mutant survived; 1 otherwise (the unlisted survivors are shown with
-their diff: a test that kills it, or a line in the list with the reason). A changed source
-renumbers its mutants: run again and review the list.
+their diff: a test that kills it, or a line in the list with the reason). A mutant that timed
+out is run once more alone, and the second result stands; the timeouts left are counted killed
+(mutmut's convention) and shown per module. A changed source renumbers its mutants: run again
+and review the list.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ SLOWEST = ("receipts", "halt", "outcome", "digest", "stamps")
 MODULES = tuple(sorted(p.stem for p in (ROOT / "gate" / "decide").glob("*.py")
                        if p.stem != "__init__" and p.stem not in SLOWEST)) + SLOWEST
 EQUIVALENT = ROOT / "tests" / "mutation" / "equivalent.txt"
-KILLED = {1, 3, 36, 37, -24, 24, 152, 255}  # mutmut's exit codes for killed, timeout, type check
+#: mutmut's exit codes for a timeout: the tests ran past 15 times their usual wall time (or 30
+#: times their CPU time), e.g. a mutant that loops, or a machine under load.
+TIMEOUT = {36, -24, 24, 152, 255}
+KILLED = {1, 3, 37} | TIMEOUT  # mutmut's exit codes for killed (a test failed), timeout, type check
 
 
 def equivalent() -> dict[str, str]:
@@ -62,6 +67,14 @@ def run(modules: list[str], children: int) -> None:
         print(f"== mutmut: gate/decide/{module}.py", flush=True)
         subprocess.run(["mutmut", "run", "--max-children", str(children),
                         f"gate.decide.{module}.*"], cwd=ROOT, env=env, check=False)
+        # A timeout under load is no verdict (a survivor would pass for killed, an equivalent
+        # mutant for one a test kills): each is run once more, alone; the second result stands.
+        timed_out = [name for name, code in results(module).items() if code in TIMEOUT]
+        if timed_out:
+            print(f"== mutmut: {len(timed_out)} timed out, run again: {' '.join(timed_out)}",
+                  flush=True)
+            subprocess.run(["mutmut", "run", "--max-children", "1", *timed_out], cwd=ROOT,
+                           env=env, check=False)
 
 
 def report(modules: list[str]) -> int:
@@ -69,7 +82,7 @@ def report(modules: list[str]) -> int:
     unlisted: list[str] = []
     stale: list[str] = []
     print(f"{'module':10} {'mutants':>8} {'killed':>7} {'equivalent':>11} {'score':>7}"
-          f"  {'not run':>7}")
+          f"  {'not run':>7} {'timeout':>7}")
     for module in modules:
         codes = results(module)
         if not codes:
@@ -83,14 +96,18 @@ def report(modules: list[str]) -> int:
         unlisted += [n for n in survived if n not in listed]
         stale += [n for n in listed if n.startswith(f"gate.decide.{module}.") and n in codes
                   and codes[n] in KILLED]
+        timeouts = sum(1 for c in codes.values() if c in TIMEOUT)
         judged = len(codes) - len(same) - not_run
         score = f"{100 * killed / judged:.1f}%" if judged else "-"
-        print(f"{module:10} {len(codes):8} {killed:7} {len(same):11} {score:>7}  {not_run:7}")
+        print(f"{module:10} {len(codes):8} {killed:7} {len(same):11} {score:>7}  {not_run:7}"
+              f" {timeouts:7}")
     for name in unlisted:
         print(f"\nsurvived, not in {EQUIVALENT.relative_to(ROOT)}: {name}")
         subprocess.run(["mutmut", "show", name], cwd=ROOT, check=False)
     for name in stale:
-        print(f"listed as equivalent but killed now (remove it): {name}")
+        what = "timed out twice (run it alone: mutmut run NAME)" if results(
+            name.split(".")[2]).get(name) in TIMEOUT else "killed now (remove it)"
+        print(f"listed as equivalent but {what}: {name}")
     return 1 if unlisted or stale else 0
 
 
