@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gate.decide import digest, halt, judges, receipts, signing, stamps, ungated, when
+from gate.decide import block, digest, halt, judges, receipts, signing, stamps, ungated, when
 from gate.decide import outcome as _outcome
 from gate.decide.digest import FailureClass
 from gate.decide.outcome import Outcome, ProcessResult
@@ -409,6 +409,44 @@ def test_each_stamp_gate_row_says(first: dict[str, Any], second: dict[str, Any],
     assert (other.action, other.row) == (action, row)
     if not reason.startswith("the Hypothesis generators differ"):
         assert other.reason == reason
+
+
+HARNESS_SAME_FIXTURES = ("; the fixtures and cards are the same (a harness file changed between "
+                         "the runs? gate init --refresh records the new harness; re-run both "
+                         "stamp jobs)")
+
+
+@pytest.mark.parametrize(("first", "second", "said"), [
+    ({"harness_sha256": "a" * 64}, {"harness_sha256": "b" * 64},
+     "aaaaaaaaaaaa (local-pinned) vs bbbbbbbbbbbb (free-server)"),
+    ({}, {"harness_sha256": "b" * 64}, "absent (local-pinned) vs bbbbbbbbbbbb (free-server)"),
+    ({"harness_sha256": "a" * 64}, {}, "aaaaaaaaaaaa (local-pinned) vs absent (free-server)"),
+])
+def test_row1_two_harnesses_say_which_each_stamp_recorded(first: dict[str, Any],
+                                                           second: dict[str, Any],
+                                                           said: str) -> None:
+    """Row 1, the harness (harness_sha256): each side's first 12 hex or absent, with its class,
+    the first argument first; checked before the generators, after the fixtures."""
+    reason = ("the two stamps ran under different test harnesses: harness_sha256 " + said
+              + HARNESS_SAME_FIXTURES)
+    local, free = stamp(LOCAL, "pass", **first), stamp(FREE, "pass", **second)
+    assert stamps.classify_pair(local, free, (), NOW) == stamps.StampResult(
+        "reject_fixture_mismatch", 1, reason)
+    assert stamps.classify_pair(free, local, (), NOW).reason == (
+        "the two stamps ran under different test harnesses: harness_sha256 "
+        + " vs ".join(reversed(said.split(" vs "))) + HARNESS_SAME_FIXTURES)
+    drifted = stamp(FREE, "pass", hypothesis=HYP, **second)
+    assert stamps.classify_pair(local, drifted, (), NOW).reason == reason
+    other_fixture = stamp(FREE, "pass", fixture_hash=HASH_B, **second)
+    assert stamps.classify_pair(local, other_fixture, (), NOW).reason == (
+        "the two stamps are for different tests, fixtures or sample cards")
+
+
+def test_row1_the_same_harness_or_none_recorded_is_no_difference() -> None:
+    same = {"harness_sha256": "a" * 64}
+    assert stamps.harness_difference(stamp(LOCAL, "pass", **same),
+                                     stamp(FREE, "pass", **same)) is None
+    assert stamps.harness_difference(stamp(LOCAL, "pass"), stamp(FREE, "pass")) is None
 
 
 def test_the_freeze_names_the_card_expiry_not_the_allowlist_entry() -> None:
@@ -1201,3 +1239,19 @@ def test_nothing_is_judged_without_a_property() -> None:
     ("docs/requirements.md", False)])
 def test_which_files_pip_is_given(path: str, pip_reads: bool) -> None:
     assert judges.is_requirements(path) is pip_reads
+
+
+# the four-line block (SPEC §4): a value printed verbatim is one printable line
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("tests/test_x.py::test_y[a b]", None),
+    ("", None),
+    ("a\tb\nc", "holds U+0009, which cannot be printed on one line of the four-line block"),
+    ("ok\u202egnp.exe", "holds U+202E, which cannot be printed on one line of the four-line block"),
+    (7, "not a string"),
+    (None, "not a string"),
+])
+def test_a_block_value_is_one_printable_line(value: object, problem: str | None) -> None:
+    """The first character that cannot be printed is named (the earliest, not any)."""
+    assert block.block_value_problem(value) == problem
