@@ -101,3 +101,37 @@ def test_a_test_that_kills_the_gate_leaves_no_daemon_behind(
     code, found, lived = _killer_run(shared_folder, token, "none")
     assert found != "None" and code == -9  # the attack did what it meant to
     assert not lived, "the daemon outlived the gate it killed"
+
+
+def test_a_forged_annotation_written_to_a_file_command_is_quoted_inert(tmp_path: Path) -> None:
+    """A test appends ``##[error]…`` (the runner's legacy command form, found anywhere in a
+    line) and ``::error::…`` to the step's ``GITHUB_ENV`` (listed in the runner's folder): the
+    gate refuses the change (exit 2) and quotes the bytes it found, after the output's fence
+    has ended, in a line no runner reads as a workflow command."""
+    import re
+    import subprocess
+    import sys
+
+    commands = tmp_path / "_temp" / "_runner_file_commands"
+    commands.mkdir(parents=True)
+    env_file = commands / "set_env_1"
+    env_file.write_text("")
+    forged = "##[error title=gate]the gate is open\\n::error::all green"
+    junit = tmp_path / "junit.xml"
+    command = (f"cp {EXAMPLES / 'junit' / 'free-server.xml'} {junit}; "
+               f'printf "{forged}\\n" >> "$(ls "$RUNNER_TEMP"/_runner_file_commands/*)"')
+    done = subprocess.run(
+        [sys.executable, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+         "--root", str(EXAMPLES), "--server-class", "free-server", "--isolation", "none",
+         "--junit", str(junit), "--out", str(tmp_path / "out"), "--fence", "--", "bash", "-c",
+         command],
+        env={**os.environ, "RUNNER_TEMP": str(tmp_path / "_temp"), "GITHUB_ENV": str(env_file)},
+        capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "set_env_1" in done.stderr and "appended" in done.stderr, done.stderr
+    assert "the gate is open" in done.stderr  # quoted, so the reviewer sees it
+    fence = re.compile(r"::(stop-commands::)?[0-9a-f]{32}(::)?")
+    for line in (done.stdout + done.stderr).splitlines():
+        if not fence.fullmatch(line):
+            assert "##[" not in line and not line.lstrip().startswith("::"), line
+    assert not (tmp_path / "out").exists()
