@@ -123,13 +123,24 @@ def chain(path):
     add("hash", real(path))
 
 
+def named(path):
+    """A file the steps read by its name (the manifest, the policy: the pull request's, which
+    may be links): each link on the way listed (a folder's or the file's), the file hashed."""
+    path = os.path.abspath(path)
+    parts = path.split("/")
+    for end in range(2, len(parts)):
+        if os.path.islink("/".join(parts[:end])):
+            add("list", "/".join(parts[:end]))
+    chain(path)
+
+
 inside = bool(workspace) and (real(action) + "/").startswith(real(workspace).rstrip("/") + "/")
 if not inside:  # `uses: ./`: the action's files are the pull request's own (README)
     add("hash", real(action))
 add("list", seal + "/pycache")
 for path in (manifest, policy):
     if path:
-        add("hash", path)
+        named(path)
 chain(sys.executable)
 chain(getattr(sys, "_base_executable", sys.executable))
 if sysconfig.get_config_var("Py_ENABLE_SHARED"):

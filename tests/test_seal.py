@@ -496,3 +496,29 @@ def test_every_later_step_of_the_action_names_its_shell_by_path() -> None:
     for step in base_steps():
         if "run" in step:
             assert step["shell"].split()[0] == "/bin/bash", step["name"]
+
+
+def test_a_policy_that_is_a_link_is_sealed_by_what_it_points_to(runner: Path) -> None:
+    """The pull request's policy (or manifest) may be a symbolic link into the workspace (git
+    keeps links); the seal listed the link alone, so a test that rewrote the file it points
+    to (``signing.mode: off``, another key list) reached the signing step unseen (on the code
+    before: the sign step ran on the rewritten policy). The seal follows each link on the way
+    and hashes the file at its end."""
+    policy = runner / "ws" / ".github" / "gate-policy.yml"
+    target = runner / "ws" / "policy-target.yml"
+    before = policy.read_bytes()
+    target.write_bytes(before)
+    policy.unlink()
+    policy.symlink_to(target)
+    try:
+        done = _setup(runner)
+        assert done.returncode == 0, done.stderr
+        target.write_text("max_freeze_days: 30\n", encoding="utf-8")  # the test's rewrite
+        done = _sign(runner)
+        assert done.returncode == 2, (done.stdout, done.stderr)
+        assert f"{target}" in done.stderr and "changed after the set-up step" in done.stderr
+    finally:
+        policy.unlink()
+        policy.write_bytes(before)
+        target.unlink()
+        assert _setup(runner).returncode == 0
