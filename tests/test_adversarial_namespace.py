@@ -268,3 +268,29 @@ def test_a_tool_planted_first_on_the_jobs_path_is_not_found_by_a_later_step(
     assert done.returncode == 0, done.stderr
     # the next step (a post step) looks git up on the job's PATH, as actions/checkout does
     assert shutil.which("git", path=job_path) == "/usr/bin/git"
+
+
+@needs_user
+@needs_bwrap
+def test_a_nested_user_namespace_does_not_lift_the_read_only_binds(
+        shared_folder: Path) -> None:
+    """Inside the namespace a test makes its own user and mount namespace (``unshare -Urm``:
+    it is root there, with CAP_SYS_ADMIN over its mounts) and unmounts or remounts a
+    read-only bind to write under it: the kernel locks mounts inherited by a less privileged
+    namespace (holds)."""
+    from gate.decide import isolation as levels
+
+    if shutil.which("unshare") is None:
+        pytest.skip("util-linux unshare is not installed")
+    guarded = shared_folder / "guarded"
+    guarded.mkdir()
+    os.chown(guarded, sealed.UID, sealed.GID)
+    seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1,
+                          levels.Facts(ptrace_scope=1, bwrap=True, unshare=False, root=False,
+                                       sudo=False), read_only=(str(guarded),))
+    script = (f"unshare -Urm sh -c 'umount {guarded}; mount -o remount,bind,rw {guarded}; "
+              f"echo x > {guarded}/planted'")
+    argv = seal.wrap(["sh", "-c", script], {"PATH": "/usr/bin:/bin"}).argv
+    done = sealed.run_as_user(argv, shared_folder, {"PATH": "/usr/bin:/bin"})
+    assert not (guarded / "planted").exists(), done.stderr
+    assert "Read-only file system" in done.stderr or "Operation not permitted" in done.stderr
