@@ -294,3 +294,53 @@ def test_a_nested_user_namespace_does_not_lift_the_read_only_binds(
     done = sealed.run_as_user(argv, shared_folder, {"PATH": "/usr/bin:/bin"})
     assert not (guarded / "planted").exists(), done.stderr
     assert "Read-only file system" in done.stderr or "Operation not permitted" in done.stderr
+
+
+#: The test command's attack on a venv root kept between jobs: the gate job's venv (another
+#: set than the stamp step's own) gets a ``.pth`` and a manifest rewritten to match it.
+ROOT_ATTACK = r'''
+import json, os
+venv = os.path.join(os.environ["ATTACK_VENV_ROOT"], "action-venv")
+said = {}
+for name in ("zzz.pth", ".gate-manifest"):
+    try:
+        with open(os.path.join(venv, name), "a") as f:
+            f.write("import os\n")
+        said[name] = "done"
+    except OSError as exc:
+        said[name] = exc.strerror
+with open(os.environ["ATTACK_REPORT"], "w") as f:
+    json.dump(said, f)
+'''
+
+
+@needs_user
+@needs_bwrap
+def test_a_venv_root_kept_between_jobs_is_read_only_inside(shared_folder: Path) -> None:
+    """``AGENT_PATCH_GATE_VENV_ROOT`` (a self-hosted runner's root kept between jobs) holds the
+    gate job's venv beside the stamp step's: a test planted a ``.pth`` in it and rewrote its
+    manifest to match (the set-up of the next gate job on this runner then reuses it and runs
+    the ``.pth`` beside the gate's key and token; on the code before, both writes were done:
+    only the stamp step's own venv was bound). The whole root is read-only inside now."""
+    import json
+
+    root = shared_folder / "venvs"
+    (root / "action-venv").mkdir(parents=True)
+    (root / "action-venv" / ".gate-manifest").write_text("{}\n")
+    for path in (root, *root.rglob("*")):
+        os.lchown(path, sealed.UID, sealed.GID)
+    (shared_folder / "attack.py").write_text(ROOT_ATTACK, encoding="utf-8")
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", "namespace", "--junit",
+            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
+            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
+            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    done = sealed.run_as_user(gate, shared_folder, sealed.user_env(
+        shared_folder, AGENT_PATCH_GATE_VENV_ROOT=str(root), ATTACK_VENV_ROOT=str(root),
+        ATTACK_REPORT=str(shared_folder / "said.json")))
+    assert done.returncode == 0, done.stderr
+    said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
+    assert said == {"zzz.pth": "Read-only file system",
+                    ".gate-manifest": "Read-only file system"}, said

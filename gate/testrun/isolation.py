@@ -262,7 +262,8 @@ def _runner_programs(root: str | None) -> list[str]:
 def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
     """What the sealed command finds read-only: the gate's package and the action's folder
     (``GITHUB_ACTION_PATH``, every action under ``_actions``), the gate's venv and the base
-    interpreter it was built from, the tool cache, the gate's folder under ``RUNNER_TEMP``
+    interpreter it was built from (and every venv of a root kept between jobs,
+    ``AGENT_PATCH_GATE_VENV_ROOT``), the tool cache, the gate's folder under ``RUNNER_TEMP``
     (its stamps), the runner's file commands and their folder, the runner's own programs
     (:func:`runner_folder`: ``bin``, ``externals``), and ``extra`` (the stamps folder, the
     recorder's private folder). Those that exist, real paths, each once.
@@ -276,7 +277,9 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
     own = [str(Path(__file__).resolve().parent.parent), env.get("GITHUB_ACTION_PATH", "").strip()]
     paths = [path for path in own if path and not _inside(path, workspace)]
     paths += [sys.prefix, sys.base_prefix]
-    for name in ("RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY"):
+    # the venv root a self-hosted runner keeps between jobs: every venv in it (the gate job's
+    # too) and their manifests, which the next job's set-up trusts
+    for name in ("RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY", "AGENT_PATCH_GATE_VENV_ROOT"):
         value = env.get(name, "").strip()
         if value:
             paths.append(value)
