@@ -292,3 +292,34 @@ def test_the_rerun_memory_digest_of_an_old_stamp_is_unchanged() -> None:
     assert pairing.result_digest(item) == hashlib.sha256(old).hexdigest()[:32]
     with_harness = pairing.Loaded({**local, "harness_sha256": "a" * 64}, "r1.json")
     assert pairing.result_digest(with_harness) != pairing.result_digest(item)
+
+
+# --- What judges the patch is shown ------------------------------------------------------------
+
+
+def test_a_listed_harness_file_judges_its_property_as_harness() -> None:
+    """Row 8: a file the manifest lists in one property's harness (a plugin module no name
+    rule knows) or one its harness globs match is shown as that property's harness; a fixture
+    as its fixture."""
+    from gate.decide import judges
+
+    props = [judges.PropertyFiles("a.py::t", "a.py", ("a.py", "lib/core.py"), None, (),
+                                  ("plugins/forge_impl.py",), ("helpers/**/*.py",)),
+             judges.PropertyFiles("b.py::t", "b.py", ("b.py",))]
+    got = {c.path: (c.kinds, c.test_ids) for c in judges.judged(
+        [("plugins/forge_impl.py", None), ("helpers/x/y.py", None), ("lib/core.py", None)],
+        props)}
+    assert got == {"plugins/forge_impl.py": (("harness",), ("a.py::t",)),
+                   "helpers/x/y.py": (("harness",), ("a.py::t",)),
+                   "lib/core.py": (("fixture",), ("a.py::t",))}
+
+
+def test_the_gate_job_reads_the_harness_from_the_manifest(ws: Path) -> None:
+    from gate.github import judges as gh_judges
+
+    raw = {**entry(ws), "harness": ["pytest.ini", {"glob": "tests/conf*.py"}]}
+    write(ws, raw)
+    (found,), why = gh_judges.properties_of([TEST_ID], "gate.yml", ".", str(ws))
+    assert why == ""
+    assert found.harness == ("pytest.ini",) and found.harness_globs == ("tests/conf*.py",)
+    assert found.fixtures == tuple(FIXTURES)

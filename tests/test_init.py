@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gate.commands.main import main
-from gate.records import adopt, manifest, policy, schemas
+from gate.records import adopt, hashing, manifest, policy, schemas
 from gate.records.files import read_json, read_yaml
 from tests.property_suite.harness import env
 from tests.typed_report import typed_pair
@@ -127,11 +127,13 @@ def test_init_writes_a_card_per_property_a_valid_manifest_and_an_empty_policy(
     assert [cards[t]["cases"] for t in IDS] == [100, 7, 100]  # max_examples, default 100
     assert len({c["seed"] for c in cards.values()}) == 3  # freshly minted, one per card
     assert all(p.card == MANIFEST and p.card_record is not None for p in props)  # inline
-    # fixtures: the test file and the project modules it imports (absolute and relative)
-    # and the test harness: the pytest configuration pytest read
+    # fixtures: the test file and the project modules it imports (absolute and relative);
+    # the test harness apart (issue 27): __init__.py on its package path, the pytest
+    # configuration pytest read, and their digest
     assert props[0].fixtures == tuple(Path(p) for p in (
-        "tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py",
-        "pytest.ini"))
+        "tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py"))
+    assert props[0].harness == (Path("tests/__init__.py"), Path("pytest.ini"))
+    assert props[0].harness_sha256 == hashing.harness_hash(list(props[0].harness), Path("."))
     lines = {t: line_of(TEST_PROPS, name) for t, name in zip(IDS, (
         "@given(st.integers())", "@settings(max_examples=7)", "    @given"), strict=True)}
     for prop in props:
@@ -224,8 +226,8 @@ def test_add_appends_only_new_properties(repo: Path,
     props = manifest.load(MANIFEST, Path("."))
     assert [p.test_id for p in props] == [*IDS, "tests/test_more.py::test_more",
                                           "tests/test_props.py::test_new"]
-    assert props[3].fixtures == (Path("tests/test_more.py"), Path("mylib/core.py"),
-                                 Path("pytest.ini"))
+    assert props[3].fixtures == (Path("tests/test_more.py"), Path("mylib/core.py"))
+    assert props[3].harness == (Path("tests/__init__.py"), Path("pytest.ini"))
     # again: nothing new, nothing written
     snapshot = tree(repo)
     assert init("--add", "tests") == 0
@@ -599,9 +601,11 @@ def test_a_profile_a_conftest_loads_is_written_into_the_cards(repo: Path, where:
     assert init("tests/test_profiled.py") == 0
     props = manifest.load(MANIFEST, Path("."))
     # the conftest files pytest loads for the test (outermost first) and what they import
-    # are fixtures: the profile lives there
+    # are its harness (apart from its fixtures): the profile lives there
     assert {tuple(f.as_posix() for f in p.fixtures) for p in props} == {
-        ("tests/test_profiled.py", "conftest.py", "tests/helpers.py", "tests/conftest.py",
+        ("tests/test_profiled.py",)}
+    assert {tuple(f.as_posix() for f in p.harness) for p in props} == {
+        ("tests/__init__.py", "conftest.py", "tests/helpers.py", "tests/conftest.py",
          "pytest.ini")}
     cards = {p.test_id.split("::", 1)[1]: manifest.card_of(p) for p in props}
     assert {k: {f: v for f, v in c.items() if f not in ("property", "seed")}

@@ -1,7 +1,9 @@
-"""The test harness is part of what is hashed (issue 20.3): ``gate init`` writes pytest's
+"""The test harness is what is hashed apart (issues 20.3, 27): ``gate init`` writes pytest's
 configuration file, the plugins it loads (``-p`` in ``addopts``, ``pytest_plugins``), the
-conftest.py files and ``sitecustomize.py``/``*.pth`` on the path into every property's
-fixtures, and ``gate init --add`` adds them to existing entries, every other byte kept.
+conftest.py files, ``__init__.py`` on the test's package path and ``sitecustomize.py``/``*.pth``
+on the path into every property's ``harness`` with its ``harness_sha256`` (its fixtures keep
+the test file and the project modules it imports); ``gate init --add`` adds them to existing
+entries, every other byte kept; ``--check`` and ``--refresh`` see a harness change.
 
 Real pytest projects in temporary folders, collected through the project's own pytest.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gate.errors import GateInputError
-from gate.records import adopt, manifest
+from gate.records import adopt, hashing, manifest
 from gate.records.files import parse_yaml
 from tests.test_init import MANIFEST, init, project
 
@@ -28,6 +30,7 @@ from mylib.forge_helpers import rewrite  # noqa: F401
 def pytest_configure(config):
     pass
 '''
+OWN = ["tests/test_props.py", "mylib/__init__.py", "mylib/core.py", "tests/helpers.py"]
 
 
 @pytest.fixture
@@ -40,34 +43,48 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def prop_of(test_id: str = "tests/test_props.py::test_add_zero") -> manifest.Property:
+    return {p.test_id: p for p in manifest.load(MANIFEST, Path("."))}[test_id]
+
+
 def fixtures_of(test_id: str = "tests/test_props.py::test_add_zero") -> list[str]:
-    props = {p.test_id: p for p in manifest.load(MANIFEST, Path("."))}
-    return [f.as_posix() for f in props[test_id].fixtures]
+    return [f.as_posix() for f in prop_of(test_id).fixtures]
 
 
-def test_a_plugin_named_in_addopts_and_its_imports_are_fixtures_of_every_property(
+def harness_of(test_id: str = "tests/test_props.py::test_add_zero") -> list[str]:
+    prop = prop_of(test_id)
+    # every entry gate init writes records its harness's digest
+    assert prop.harness_sha256 == hashing.harness_hash(list(prop.harness), Path("."))
+    return [f.as_posix() for f in prop.harness]
+
+
+def test_a_plugin_named_in_addopts_and_its_imports_are_the_harness_of_every_property(
         repo: Path) -> None:
     """The attack of issue 20.3: ``addopts = -p forge`` with forge.py in the workspace."""
     (repo / "forge.py").write_text(FORGE)
     (repo / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p forge\n"
                                      "pythonpath = .\n")
     assert init("tests") == 0
-    for test_id in manifest.load(MANIFEST, Path(".")):
-        files = fixtures_of(test_id.test_id)
-        assert files[-3:] == ["pytest.ini", "forge.py", "mylib/forge_helpers.py"], files
+    for prop in manifest.load(MANIFEST, Path(".")):
+        files = harness_of(prop.test_id)
+        assert files == ["tests/__init__.py", "pytest.ini", "forge.py",
+                         "mylib/forge_helpers.py"], files
+        assert not {f.as_posix() for f in prop.fixtures} & set(files)  # apart
+    assert fixtures_of() == OWN  # the fixtures: the test file and what it imports
     # installed plugins (pytest's own, Hypothesis's) are not files of the repository
-    assert not [f for f in fixtures_of() if "site-packages" in f or f.startswith("/")]
+    assert not [f for f in harness_of() if "site-packages" in f or f.startswith("/")]
 
 
-def test_pytest_plugins_of_a_conftest_are_fixtures(repo: Path) -> None:
+def test_pytest_plugins_of_a_conftest_are_harness(repo: Path) -> None:
     (repo / "plugs").mkdir()
     (repo / "plugs" / "__init__.py").write_text("")
     (repo / "plugs" / "extra.py").write_text("import mylib.forge_helpers  # noqa\n")
     (repo / "conftest.py").write_text('pytest_plugins = ["plugs.extra"]\n')
     assert init("tests") == 0
-    files = fixtures_of()
+    files = harness_of()
     assert "conftest.py" in files and "plugs/extra.py" in files
     assert "mylib/forge_helpers.py" in files
+    assert fixtures_of() == OWN
 
 
 @pytest.mark.parametrize(("name", "text"), [
@@ -76,22 +93,37 @@ def test_pytest_plugins_of_a_conftest_are_fixtures(repo: Path) -> None:
     ("tox.ini", "[pytest]\naddopts = -p no:cacheprovider\n"),
     ("setup.cfg", "[tool:pytest]\naddopts = -p no:cacheprovider\n"),
 ])
-def test_the_configuration_file_pytest_reads_is_a_fixture(repo: Path, name: str,
-                                                          text: str) -> None:
+def test_the_configuration_file_pytest_reads_is_harness(repo: Path, name: str,
+                                                        text: str) -> None:
     (repo / "pytest.ini").unlink()
     (repo / name).write_text(text)
     assert init("tests") == 0
-    assert fixtures_of()[-1] == name
+    assert harness_of()[-1] == name
+    assert fixtures_of() == OWN
 
 
-def test_no_configuration_file_adds_nothing(repo: Path) -> None:
+def test_no_configuration_file_leaves_the_package_path(repo: Path) -> None:
     (repo / "pytest.ini").unlink()
     assert init("tests") == 0
-    assert fixtures_of() == ["tests/test_props.py", "mylib/__init__.py", "mylib/core.py",
-                             "tests/helpers.py"]
+    assert fixtures_of() == OWN
+    assert harness_of() == ["tests/__init__.py"]
 
 
-def test_sitecustomize_and_pth_files_on_the_path_are_fixtures(
+def test_no_harness_at_all_writes_none(repo: Path) -> None:
+    """Nothing but the test and its imports: no harness key, no digest (the schema wants at
+    least one file in a harness)."""
+    (repo / "pytest.ini").unlink()
+    (repo / "solo").mkdir()
+    (repo / "solo" / "test_solo.py").write_text(
+        "from hypothesis import given, strategies as st\n\n\n"
+        "@given(st.integers())\ndef test_solo(x):\n    pass\n")
+    assert init("solo") == 0
+    prop = prop_of("solo/test_solo.py::test_solo")
+    assert prop.harness == () and prop.harness_sha256 is None
+    assert "harness" not in MANIFEST.read_text().split("properties:")[1]
+
+
+def test_sitecustomize_and_pth_files_on_the_path_are_harness(
         repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     boot = repo / "boot"
     boot.mkdir()
@@ -101,9 +133,21 @@ def test_sitecustomize_and_pth_files_on_the_path_are_fixtures(
     (repo / "elsewhere" / "ignored.pth").write_text("\n")  # not on the path
     monkeypatch.setenv("PYTHONPATH", str(boot))
     assert init("tests") == 0
-    files = fixtures_of()
+    files = harness_of()
     assert files[-2:] == ["boot/sitecustomize.py", "boot/evil.pth"], files
     assert "elsewhere/ignored.pth" not in files
+
+
+def test_package_inits_from_the_root_to_the_test(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for init_file in ("__init__.py", "a/__init__.py", "a/b/__init__.py"):
+        (tmp_path / init_file).write_text("")
+    (tmp_path / "a" / "b" / "test_x.py").write_text("")
+    (tmp_path / "a" / "c").mkdir()
+    (tmp_path / "a" / "c" / "__init__.py").write_text("")  # not on its path
+    assert adopt.package_inits(tmp_path / "a" / "b" / "test_x.py", tmp_path) == [
+        tmp_path / "__init__.py", tmp_path / "a" / "__init__.py",
+        tmp_path / "a" / "b" / "__init__.py"]
 
 
 def test_harness_files_outside_the_root_or_in_a_venv_are_left_out(tmp_path: Path) -> None:
@@ -124,22 +168,27 @@ def test_harness_files_outside_the_root_or_in_a_venv_are_left_out(tmp_path: Path
 
 
 def old_style_manifest(repo: Path) -> bytes:
-    """A manifest as gate init wrote it before: no harness files in any entry."""
+    """A manifest as gate init wrote it before the harness was hashed: no harness files in
+    any entry, and no ``harness`` apart (the old form)."""
     assert init("tests") == 0
     record = parse_yaml(MANIFEST.read_bytes(), "m")
     groups = record.pop("groups", {})
     for entry in record["properties"]:  # the long form: every file listed per entry
         entry["fixtures"] = [p for item in entry["fixtures"] for p in (
-            groups[item["group"]] if isinstance(item, dict) else [item]) if p != "pytest.ini"]
+            groups[item["group"]] if isinstance(item, dict) else [item])]
+        del entry["harness"], entry["harness_sha256"]
     text = (adopt.MANIFEST_HEADER + "version: 1\nproperties:\n"
             + adopt.render_entries(record["properties"]))
     MANIFEST.write_text(text)
-    assert "pytest.ini" not in text
+    body = text.split("\nversion: 1\n")[1]  # the header names the fields
+    assert "pytest.ini" not in body and "harness" not in body
     return text.encode()
 
 
-def test_add_adds_the_harness_to_existing_entries_and_changes_nothing_else(
+def test_add_adds_the_harness_to_old_form_entries_fixtures_and_changes_nothing_else(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An entry of the old form keeps it: --add appends what it lacks to its fixtures, as
+    before this change (no harness key is added to it)."""
     before = old_style_manifest(repo)
     (repo / "forge.py").write_text(FORGE)
     (repo / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p forge\n"
@@ -149,17 +198,19 @@ def test_add_adds_the_harness_to_existing_entries_and_changes_nothing_else(
     out = capsys.readouterr().out
     assert ("added the test harness to the fixtures of 3 existing properties in "
             ".github/gate.yml (new lines at the end of each one's fixtures list, nothing else "
-            "changed): forge.py, mylib/forge_helpers.py, pytest.ini") in out
+            "changed): forge.py, mylib/forge_helpers.py, pytest.ini, tests/__init__.py") in out
     after = MANIFEST.read_bytes()
     diff = [line for line in difflib.ndiff(before.decode().splitlines(),
                                            after.decode().splitlines())
             if line.startswith(("+", "-"))]
     assert all(line.startswith("+ ") for line in diff), diff  # only lines added
-    assert sorted(diff) == sorted(['+       - "pytest.ini"', '+       - "forge.py"',
+    assert sorted(diff) == sorted(['+       - "tests/__init__.py"', '+       - "pytest.ini"',
+                                   '+       - "forge.py"',
                                    '+       - "mylib/forge_helpers.py"'] * 3)
     for prop in manifest.load(MANIFEST, Path(".")):
-        assert [f.as_posix() for f in prop.fixtures][-3:] == [
-            "pytest.ini", "forge.py", "mylib/forge_helpers.py"]
+        assert [f.as_posix() for f in prop.fixtures][-4:] == [
+            "tests/__init__.py", "pytest.ini", "forge.py", "mylib/forge_helpers.py"]
+        assert prop.harness == () and prop.harness_sha256 is None
     assert init("--add", "tests") == 0  # again: nothing to add
     assert "nothing to add" in capsys.readouterr().out
     assert MANIFEST.read_bytes() == after
@@ -173,7 +224,9 @@ def test_add_adds_the_harness_and_new_properties_together(repo: Path) -> None:
     assert init("--add", "tests") == 0
     props = manifest.load(MANIFEST, Path("."))
     assert len(props) == 4
-    assert all(p.fixtures[-1] == Path("pytest.ini") for p in props)
+    assert all(p.fixtures[-1] == Path("pytest.ini") for p in props[:3])  # the old form
+    assert props[3].harness[-1] == Path("pytest.ini")  # a new entry: apart
+    assert Path("pytest.ini") not in props[3].fixtures
 
 
 def test_a_flow_list_of_fixtures_gains_the_paths_in_place(tmp_path: Path) -> None:
@@ -218,20 +271,44 @@ def test_the_collector_reports_the_inifile_and_the_plugin_files(repo: Path) -> N
     assert json.dumps([str(p) for p in found.plugin_files])  # paths, not modules
 
 
-def test_add_adds_the_harness_to_compact_entries_in_their_flow_lists(
+def test_a_changed_harness_is_refused_by_add_found_by_check_and_recorded_by_refresh(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A compact manifest (groups): the harness files no group or glob of an entry lists are
-    added at the end of its one-line fixtures list; what its groups list is not added again."""
+    """A compact manifest (groups); pytest.ini gains ``-p forge``: --add refuses (recording
+    more would hide the change), --check finds it (exit 1), --refresh rewrites the digests
+    alone, then --add appends forge.py and its import to each one-line harness list and
+    records their digest; what a group lists is not added again."""
     assert init("tests") == 0
     before = MANIFEST.read_text()
-    assert '{group: "shared"}' in before and '    - "pytest.ini"' in before
+    assert 'harness: [{group: "harness"}]' in before and '    - "pytest.ini"' in before
     (repo / "forge.py").write_text(FORGE)
     (repo / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p forge\n"
                                      "pythonpath = .\n")
+    capsys.readouterr()
+    assert init("--add", "tests") == 2
+    err = capsys.readouterr().err
+    assert (".github/gate.yml: properties.0.harness_sha256: test "
+            "'tests/test_props.py::test_add_zero': its test harness (tests/__init__.py, "
+            "pytest.ini) hashes to ") in err
+    assert "gate init --refresh" in err and MANIFEST.read_text() == before
+    assert init("--check", "tests") == 1
+    out = capsys.readouterr().out
+    assert out.count("harness_sha256: test ") == 3 and "fix: review the change, then run " \
+        "gate init --refresh to record it" in out
+    assert init("--refresh", "tests") == 0
+    out = capsys.readouterr().out
+    assert "3 harness digests recorded anew" in out
+    refreshed = MANIFEST.read_text()
+    new = hashing.harness_hash(["tests/__init__.py", "pytest.ini"], ".")
+    old = before.split('harness_sha256: "')[1][:64]
+    assert refreshed == before.replace(old, new)  # the three digests, nothing else
     assert init("--add", "tests") == 0
     after = MANIFEST.read_text()
-    assert after == before.replace('{group: "shared"}]',
-                                   '{group: "shared"}, "forge.py", "mylib/forge_helpers.py"]')
+    newer = hashing.harness_hash(["tests/__init__.py", "pytest.ini", "forge.py",
+                                  "mylib/forge_helpers.py"], ".")
+    assert after == refreshed.replace(
+        '{group: "harness"}]', '{group: "harness"}, "forge.py", "mylib/forge_helpers.py"]'
+    ).replace(new, newer)
     for prop in manifest.load(MANIFEST, Path(".")):
         assert {"pytest.ini", "forge.py", "mylib/forge_helpers.py"} <= {
-            f.as_posix() for f in prop.fixtures}
+            f.as_posix() for f in prop.harness}
+    assert init("--check", "tests") == 0

@@ -30,11 +30,31 @@ def _exists(path: Path, fix: str) -> GateInputError:
                           f"a file ({fix})")
 
 
+def _harness_of(item: Any, harness: list[Path], collected: Any, root: Path) -> list[Path]:
+    """The test harness of one collected test: the ``__init__.py`` files on its package path,
+    the conftest.py files pytest loads for it (with what they import), then what every test
+    runs under (``harness``: pytest's configuration, plugins, start-up files)."""
+    from gate.records import adopt
+
+    return [*adopt.package_inits(item.path, root),
+            *adopt.conftest_files(item.path, collected.sys_path, root), *harness]
+
+
+def harness_digests(props: list[Any], root: Path) -> dict[int, str]:
+    """Per index of a property that records a harness (``harness_sha256``): its files'
+    ``gate-harness-v1`` digest now."""
+    from gate.records import hashing
+
+    return {index: hashing.harness_hash(list(prop.harness), root)
+            for index, prop in enumerate(props) if prop.harness_sha256 is not None}
+
+
 def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path],
                           collected: Any, root: Path, manifest_path: Path) -> dict[int, list[str]]:
     """Per index of an existing manifest entry still collected: the harness files (the
-    pytest configuration, plugins, start-up files, the conftest.py files pytest loads for it)
-    its fixtures (its groups' and globs' files too) do not list yet."""
+    pytest configuration, plugins, start-up files, the conftest.py files pytest loads for it,
+    ``__init__.py`` on its package path) its fixtures and harness (their groups' and globs'
+    files too) do not list yet."""
     from gate.records import adopt, manifest
 
     source = str(manifest_path)
@@ -45,9 +65,10 @@ def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path]
         item = by_id.get(entry["test_id"])
         if item is None:
             continue
+        prop = listed[entry["test_id"]]
         have = {adopt.relative_to_root(f, root, source, "fixtures", "")
-                for f in listed[entry["test_id"]].fixtures}
-        wanted = [*adopt.conftest_files(item.path, collected.sys_path, root), *harness]
+                for f in (*prop.fixtures, *prop.harness)}
+        wanted = _harness_of(item, harness, collected, root)
         missing: list[str] = []
         for path in wanted:
             shown = adopt.relative_to_root(path, root, source, "fixtures", "")
@@ -59,7 +80,7 @@ def _harness_for_existing(old_record: Any, found: list[Any], harness: list[Path]
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from gate.records import adopt, manifest
+    from gate.records import adopt, hashing, manifest
     from gate.records.files import parse_yaml, read_bytes_capped, write_once, write_replace
 
     root = Path(args.root)
@@ -88,7 +109,12 @@ def cmd_init(args: argparse.Namespace) -> int:
                                  "gate init without --add first")
         original = read_bytes_capped(manifest_path)
         old_record = parse_yaml(original, str(manifest_path))
-        known = {p.test_id for p in manifest.from_record(old_record, str(manifest_path), root)}
+        old_props = manifest.from_record(old_record, str(manifest_path), root)
+        known = {p.test_id for p in old_props}
+        for index, digest in harness_digests(old_props, root).items():
+            refused = manifest.harness_refusal(old_props[index], digest, root)
+            if refused is not None:  # recording more would hide the change: refresh first
+                raise refused
     else:
         for path in (manifest_path, policy_path):
             if os.path.lexists(path):
@@ -144,17 +170,21 @@ def cmd_init(args: argparse.Namespace) -> int:
         location = adopt.relative_to_root(item.path, root, source, "location.path",
                                            "run gate init from the repository root or give "
                                            "--root")
-        fixture_files = [*adopt.module_files(item.path, collected.sys_path, root),
-                         *adopt.conftest_files(item.path, collected.sys_path, root),
-                         *harness]
-        for ext, importer in adopt.extension_modules([item.path, *fixture_files],
-                                                     collected.sys_path, root):
+        fixture_files = adopt.module_files(item.path, collected.sys_path, root)
+        harness_files = _harness_of(item, harness, collected, root)
+        for ext, importer in adopt.extension_modules(
+                [item.path, *fixture_files, *harness_files], collected.sys_path, root):
             extensions.setdefault(ext.resolve(), importer)
         fixtures = [location]
         for path in fixture_files:
             shown = adopt.relative_to_root(path, root, source, "fixtures", "")
             if shown not in fixtures:
                 fixtures.append(shown)
+        harness_paths: list[str] = []  # a file the test itself imports stays a fixture
+        for path in harness_files:
+            shown = adopt.relative_to_root(path, root, source, "harness", "")
+            if shown not in fixtures and shown not in harness_paths:
+                harness_paths.append(shown)
         card_path = cards / names[item.nodeid] if cards else None
         card = adopt.card_for(item.nodeid, item.max_examples, secrets.randbits(32), source,
                               item.card_settings)
@@ -163,7 +193,9 @@ def cmd_init(args: argparse.Namespace) -> int:
             card=(adopt.relative_to_root(card_path, root, str(cards), "--cards", "")
                   if card_path else card),
             fixtures=fixtures, classname=item.classname, name=item.name, location=location,
-            line=item.line)
+            line=item.line, harness=harness_paths,
+            harness_sha256=(hashing.harness_hash([root / p for p in harness_paths], root)
+                            if harness_paths else None))
         planned.append(adopt.Planned(item.nodeid, card_path, card, entry))
 
     if extensions:
@@ -188,9 +220,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         entries = [adopt.with_groups(e, old_record.get("groups") or {}) for e in entries]
         base, record = original, old_record
         if harness_added:
-            base = adopt.add_fixtures(original, old_record, harness_added, str(manifest_path),
-                                      root)
-            record = parse_yaml(base, str(manifest_path))
+            base, record = _add_harness(original, old_record, harness_added,
+                                        manifest_path, root)
         manifest_bytes = (adopt.append_entries(base, record, entries, str(manifest_path), root)
                           if entries else base)
     write_policy = not os.path.lexists(policy_path)
@@ -233,13 +264,20 @@ def cmd_init(args: argparse.Namespace) -> int:
             if entries:
                 lines.append(f"added {_count(len(entries), 'property')} to {manifest_path}")
             if harness_added:
-                paths = sorted({p for added in harness_added.values() for p in added})
-                lines.append(f"added the test harness to the fixtures of "
-                             f"{len(harness_added)} existing "
-                             f"propert{'y' if len(harness_added) == 1 else 'ies'} in "
-                             f"{manifest_path} (new lines at the end of each one's fixtures "
-                             f"list, nothing else changed): {', '.join(paths[:5])}"
-                             + (f" and {len(paths) - 5} more" if len(paths) > 5 else ""))
+                apart = {i for i in harness_added
+                         if "harness" in old_record["properties"][i]}
+                for kind, which in (("fixtures", set(harness_added) - apart),
+                                    ("harness", apart)):
+                    if not which:
+                        continue
+                    paths = sorted({p for i in which for p in harness_added[i]})
+                    lines.append(
+                        f"added the test harness to the {kind} of {len(which)} existing "
+                        f"propert{'y' if len(which) == 1 else 'ies'} in {manifest_path} "
+                        f"(new lines at the end of each one's {kind} list"
+                        + (", its harness_sha256 rewritten" if kind == "harness" else "")
+                        + f", nothing else changed): {', '.join(paths[:5])}"
+                        + (f" and {len(paths) - 5} more" if len(paths) > 5 else ""))
     except BaseException:
         for path in reversed(created):
             with contextlib.suppress(OSError):
@@ -252,6 +290,32 @@ def cmd_init(args: argparse.Namespace) -> int:
     for line in lines:
         say(line)
     return OPEN
+
+
+def _add_harness(original: bytes, old_record: Any, added: dict[int, list[str]],
+                 manifest_path: Path, root: Path) -> tuple[bytes, Any]:
+    """``gate init --add``'s edit of existing entries: the harness files each lacks, added to
+    its ``harness`` list with its ``harness_sha256`` rewritten for the new list (an entry that
+    records its harness apart), or to its ``fixtures`` (an entry of the old form, its harness
+    inside its fixtures, as before). Every other byte kept."""
+    from gate.records import adopt, hashing, manifest
+    from gate.records.files import parse_yaml
+
+    source = str(manifest_path)
+    entries = old_record["properties"]
+    apart = {i: paths for i, paths in added.items() if "harness" in entries[i]}
+    inside = {i: paths for i, paths in added.items() if "harness" not in entries[i]}
+    base, record = original, old_record
+    for key, additions in (("fixtures", inside), ("harness", apart)):
+        if additions:
+            base = adopt.add_fixtures(base, record, additions, source, root, key)
+            record = parse_yaml(base, source)
+    if apart:
+        props = manifest.from_record(record, source, root)
+        digests = {i: hashing.harness_hash(list(props[i].harness), root) for i in apart}
+        base = adopt.replace_digests(base, record, digests, source, root)
+        record = parse_yaml(base, source)
+    return base, record
 
 
 def _first_files(args: argparse.Namespace, root: Path,
@@ -366,8 +430,19 @@ def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
             continue
         write_replace(prop.card, (json.dumps(new, indent=2, sort_keys=True) + "\n").encode())
         say(f"rewrote {prop.card}: {what}")
-    if inline:
-        text = adopt.replace_cards(original, record, inline, str(manifest_path), root)
+    digests = {index: digest for index, digest in harness_digests(props, root).items()
+               if digest != props[index].harness_sha256}
+    for index, digest in digests.items():
+        say(f"rewrote the harness_sha256 of {props[index].test_id} in {manifest_path}: "
+            f"{props[index].harness_sha256} -> {digest} (its test harness changed: "
+            f"{_named(props[index].harness, root)})")
+    if inline or digests:
+        text = original
+        if inline:
+            text = adopt.replace_cards(text, record, inline, str(manifest_path), root)
+        if digests:
+            text = adopt.replace_digests(text, parse_yaml(text, str(manifest_path)), digests,
+                                         str(manifest_path), root)
         if read_bytes_capped(manifest_path) != original:
             raise GateInputError(str(manifest_path), "(file)", "changed while gate init ran; "
                                  "run it again")
@@ -375,9 +450,19 @@ def _refresh(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
     if changed:
         say(f"{_count(changed, 'card')} changed: a changed card is a new card (its hash "
             "changes): review and commit them; both stamp jobs run again on them")
-    else:
-        say(f"nothing to refresh: every card of {manifest_path} matches the settings in force")
+    if digests:
+        say(f"{_count(len(digests), 'harness digest')} recorded anew: review the harness "
+            "change with them and commit the manifest; both stamp jobs run again")
+    if not changed and not digests:
+        say(f"nothing to refresh: every card and harness_sha256 of {manifest_path} matches "
+            "the settings and files in force")
     return OPEN
+
+
+def _named(paths: Any, root: Path) -> str:
+    files = [p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p)
+             for p in paths]
+    return ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
 
 
 #: The variables that make a run look like CI (Hypothesis loads its ``ci`` profile, and many
@@ -444,6 +529,10 @@ def _check(args: argparse.Namespace, root: Path, manifest_path: Path) -> int:
         cards.append((prop.test_id, str(manifest_path if inline else prop.card),
                       f"properties.{index}.card." if inline else "", card, wanted))
     findings += doctor.card_findings(cards, CHECKED_FIELDS)
+    for index, digest in harness_digests(props, root).items():
+        problem = manifest.harness_problem(props[index], digest, root)
+        if problem is not None:
+            findings.append(doctor.Finding(*problem, manifest.HARNESS_FIX))
     findings += doctor.manifest_findings(str(manifest_path), [p.test_id for p in props],
                                          sorted(by_id))
     for finding in findings:

@@ -39,7 +39,8 @@ previous name) is a judge of:
     entry point of a package installed from the workspace: the
     stamps' ``harness_files``, from stamps not refused)
 8   a path the manifest lists for the property: a fixture (or a      that property      fixture /
-    file one of its fixture globs matches), its card, its test file                     card
+    file one of its fixture globs matches), its card, its test file,                    card /
+    its harness listed apart (``harness``, its files and globs)                         harness
 ==  ===============================================================  =================  ==========
 
 Rows 1-6 need no manifest: they are judged by name, by rules in this code that the patch
@@ -89,6 +90,9 @@ class PropertyFiles:
     #: Its fixture globs (:mod:`gate.decide.globs`), repository-relative: a changed path
     #: one matches is a fixture of the property, whether or not it existed when listed.
     globs: tuple[str, ...] = ()
+    #: The test harness its manifest entry lists apart (``harness``: files and globs).
+    harness: tuple[str, ...] = ()
+    harness_globs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +134,10 @@ def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[Prope
             per_path.setdefault(path, {}).setdefault("fixture", set()).add(prop.test_id)
         if prop.card:
             per_path.setdefault(prop.card, {}).setdefault("card", set()).add(prop.test_id)
+        for path in prop.harness:
+            per_path.setdefault(path, {}).setdefault("harness", set()).add(prop.test_id)
     globbed = [(p.test_id, p.globs) for p in properties if p.globs]
+    globbed_harness = [(p.test_id, p.harness_globs) for p in properties if p.harness_globs]
     changed = list(changed)
     test_folders = _package_folders(properties, changed)
     out: list[Changed] = []
@@ -143,6 +150,7 @@ def judged(changed: Iterable[tuple[str, str | None]], properties: Sequence[Prope
         for name in (path, previous):
             if name:
                 _match(name, config, per_path, every, test_folders, globbed, loaded, acc)
+                _match_globs(name, globbed_harness, "harness", acc)
         if acc.kinds and acc.ids:
             ordered = tuple(k for k in KINDS if k in acc.kinds)
             everyone = set(every) <= acc.ids
@@ -217,8 +225,14 @@ def _match(path: str, config: Mapping[str, str],
     for kind, ids in per_path.get(path, {}).items():  # row 8
         acc.kinds.add(kind)
         acc.ids.update(ids)
-    matched = {test_id for test_id, patterns in globbed  # row 8, its fixture globs
+    _match_globs(path, globbed, "fixture", acc)  # row 8, its fixture globs
+
+
+def _match_globs(path: str, globbed: Sequence[tuple[str, tuple[str, ...]]], kind: str,
+                 acc: _Acc) -> None:
+    """Row 8's globs: the properties one of whose patterns matches ``path``, as ``kind``."""
+    matched = {test_id for test_id, patterns in globbed
                if any(globs.matches(g, path) for g in patterns)}
     if matched:
-        acc.kinds.add("fixture")
+        acc.kinds.add(kind)
         acc.ids.update(matched)

@@ -189,7 +189,9 @@ def _files_of(loaded: Sequence[Any], bare: Sequence[judges.PropertyFiles], root:
             + ((_repo_path(prop.sample, workspace),) if prop.sample else ()),
             # an inline card is the manifest's: row 1 shows its change for every property
             _repo_path(prop.card, workspace) if prop.card_record is None else None,
-            tuple(_repo_path(base / g, workspace) for g in prop.globs)))
+            tuple(_repo_path(base / g, workspace) for g in prop.globs),
+            tuple(_repo_path(f, workspace) for f in prop.harness),
+            tuple(_repo_path(base / g, workspace) for g in prop.harness_globs)))
     return found
 
 

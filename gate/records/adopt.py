@@ -46,9 +46,13 @@ MANIFEST_HEADER = """\
 #   groups    fixtures many properties share, written once; a property names them
 #   test_id   the pytest node id; stamps, reports and the policy name the property by it
 #   card      the sample card: cases (the test's max_examples) and a seed minted by gate init
-#   fixtures  the bytes the property checks: its test file, the project modules and
-#             conftest.py files it loads, the test harness (pytest's configuration, its
-#             plugins, sitecustomize.py/*.pth); add the data files it reads ({glob: "data/*"})
+#   fixtures  the bytes the property checks: its test file and the project modules it
+#             imports; add the data files it reads ({glob: "data/*"}); hashed into fixture_hash
+#   harness   the test harness it runs under, apart: pytest's configuration, the conftest.py
+#             files pytest loads for it and what they import, __init__.py on its package
+#             path, plugins, sitecustomize.py/*.pth
+#   harness_sha256  the harness's digest (docs/formats.md); gate stamp refuses to stamp when
+#             the files hash otherwise: after a reviewed harness change, gate init --refresh
 #   junit     how the test is found in the JUnit report, when pytest's node id does not say
 #   location  where a red result is annotated (the test's file and line)
 """
@@ -259,6 +263,25 @@ def conftest_files(test_file: Path, search: Sequence[Path], root: Path) -> list[
     return found
 
 
+def package_inits(test_file: Path, root: Path) -> list[Path]:
+    """The ``__init__.py`` files in the folders from ``root`` down to ``test_file``'s own
+    (the outermost first): pytest imports a test module's packages with it, so their code runs
+    in the test process (issue 27: harness, not the package under test)."""
+    from gate.records.files import is_regular_file
+
+    top = root.resolve()
+    folder = test_file.resolve().parent
+    chain: list[Path] = []
+    while folder == top or top in folder.parents:
+        candidate = folder / "__init__.py"
+        if is_regular_file(candidate):
+            chain.append(candidate)
+        if folder == top:
+            break
+        folder = folder.parent
+    return list(reversed(chain))
+
+
 def card_file_names(test_ids: Iterable[str], taken: Iterable[str] = ()) -> dict[str, str]:
     """A distinct, portable ``*.json`` file name per test id (case-insensitively distinct)."""
     used = {name.lower() for name in taken}
@@ -293,13 +316,18 @@ def card_for(test_id: str, max_examples: int | None, seed: int, source: str,
 
 
 def entry_for(*, test_id: str, card: str | dict[str, Any], fixtures: Sequence[str],
-              classname: str, name: str, location: str, line: int | None) -> dict[str, Any]:
+              classname: str, name: str, location: str, line: int | None,
+              harness: Sequence[str] = (), harness_sha256: str | None = None) -> dict[str, Any]:
     """A manifest entry; ``card`` a path, or the card itself (written inline, without its
     ``property``). ``junit`` is left out when pytest's junitxml names the test id so
-    (:func:`gate.records.manifest.junit_of`)."""
+    (:func:`gate.records.manifest.junit_of`). ``harness`` (with its ``harness_sha256``) only
+    when there is one."""
     entry: dict[str, Any] = {"test_id": test_id, "fixtures": list(fixtures)}
     entry["card"] = card if isinstance(card, str) else {
         k: v for k, v in card.items() if k != "property"}
+    if harness:
+        entry["harness"] = list(harness)
+        entry["harness_sha256"] = harness_sha256
     if manifest.junit_of(test_id) != ((classname or None), name):
         entry["junit"] = {"classname": classname, "name": name} if classname else {
             "name": name}
@@ -337,11 +365,16 @@ def render_entries(entries: Sequence[dict[str, Any]], indent: str = "  ") -> str
     for entry in entries:
         lines.append(f"{indent}- test_id: {_q(entry['test_id'])}")
         lines.append(f"{indent}  card: {_card_text(entry['card'])}")
-        if all(isinstance(p, str) for p in entry["fixtures"]) and len(entry["fixtures"]) > 3:
-            lines.append(f"{indent}  fixtures:")
-            lines += [f"{indent}    - {_q(path)}" for path in entry["fixtures"]]
-        else:
-            lines.append(f"{indent}  fixtures: {_flow(entry['fixtures'])}")
+        for key in ("fixtures", "harness"):
+            if key not in entry:
+                continue
+            if all(isinstance(p, str) for p in entry[key]) and len(entry[key]) > 3:
+                lines.append(f"{indent}  {key}:")
+                lines += [f"{indent}    - {_q(path)}" for path in entry[key]]
+            else:
+                lines.append(f"{indent}  {key}: {_flow(entry[key])}")
+        if "harness_sha256" in entry:
+            lines.append(f"{indent}  harness_sha256: {_q(entry['harness_sha256'])}")
         if "junit" in entry:
             lines.append(f"{indent}  junit: {_flow(entry['junit'])}")
         if "location" in entry:
@@ -359,9 +392,10 @@ def render_manifest(entries: Sequence[dict[str, Any]],
     return f"{text}properties:\n{render_entries(entries)}"
 
 
-def _group_name(paths: Sequence[str], taken: set[str]) -> str:
+def _group_name(paths: Sequence[str], taken: set[str], prefix: str = "") -> str:
     folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
-    stem = _SAFE.sub("-", folder).strip("._-")[:48] or "shared"
+    stem = _SAFE.sub("-", folder).strip("._-")[:48]
+    stem = (f"{prefix}-{stem}" if stem else prefix) if prefix else (stem or "shared")
     name, n = stem, 2
     while name in taken:
         name, n = f"{stem}-{n}", n + 1
@@ -375,54 +409,68 @@ def compact(entries: Sequence[dict[str, Any]], taken: Sequence[str] = (),
     that exactly the same two or more entries list (each entry's own test file, its
     ``location``, aside) becomes a group, named after the files' common folder (``shared``
     at the root); each entry names its groups after its test file and keeps its other files.
-    Every entry's fixtures expand to the same set of files (so the same fixture hash)."""
+    Every entry's fixtures expand to the same set of files (so the same fixture hash). The
+    ``harness`` lists are grouped the same way, apart (groups named ``harness``,
+    ``harness-FOLDER``; the same harness digest)."""
+    groups, entries = _compact(entries, "fixtures", set(taken), min_files, "")
+    more, entries = _compact(entries, "harness", set(taken) | set(groups), min_files, "harness")
+    return {**groups, **more}, entries
+
+
+def _compact(entries: Sequence[dict[str, Any]], key: str, names: set[str], min_files: int,
+             prefix: str) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
     users: dict[str, set[int]] = {}
     for index, entry in enumerate(entries):
         own = (entry.get("location") or {}).get("path")
-        for path in entry["fixtures"]:
+        for path in entry.get(key, ()):
             if isinstance(path, str) and path != own:
                 users.setdefault(path, set()).add(index)
     by_users: dict[frozenset[int], list[str]] = {}
     for path, who in users.items():
         if len(who) >= 2:
             by_users.setdefault(frozenset(who), []).append(path)
-    names = set(taken)
     groups: dict[str, list[str]] = {}
     member: dict[str, str] = {}
     for paths in by_users.values():
         if len(paths) >= min_files:
-            name = _group_name(paths, names)
+            name = _group_name(paths, names, prefix)
             groups[name] = paths
             member.update(dict.fromkeys(paths, name))
-    return groups, [_grouped(entry, member) for entry in entries]
+    return groups, [_grouped(entry, member, key) for entry in entries]
 
 
-def _grouped(entry: dict[str, Any], member: Mapping[str, str]) -> dict[str, Any]:
-    """``entry`` with each file of ``member`` (file -> group) replaced by its group, named
-    once: its own test file first, then its groups, then its other items."""
+def _grouped(entry: dict[str, Any], member: Mapping[str, str],
+             key: str = "fixtures") -> dict[str, Any]:
+    """``entry`` with each file of ``member`` (file -> group) in its ``key`` list replaced by
+    its group, named once: its own test file first, then its groups, then its other items."""
+    if key not in entry:
+        return entry
     own = (entry.get("location") or {}).get("path")
     named: list[str] = []
     rest: list[Any] = []
-    for path in entry["fixtures"]:
+    for path in entry[key]:
         group = member.get(path) if isinstance(path, str) else None
         if group is not None:
             if group not in named:
                 named.append(group)
         elif path != own:
             rest.append(path)
-    head = [own] if own in entry["fixtures"] else []
-    return {**entry, "fixtures": [*head, *({"group": g} for g in named), *rest]}
+    head = [own] if own in entry[key] else []
+    return {**entry, key: [*head, *({"group": g} for g in named), *rest]}
 
 
 def with_groups(entry: dict[str, Any], groups: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
-    """``entry`` naming each of ``groups`` whose files (plain paths only) its fixtures all
-    list, in their place: for ``gate init --add`` into a manifest that has groups."""
-    fixtures = set(p for p in entry["fixtures"] if isinstance(p, str))
-    member: dict[str, str] = {}
-    for name, paths in groups.items():
-        if all(isinstance(p, str) for p in paths) and set(paths) <= fixtures:
-            member.update({p: name for p in paths if p not in member})
-    return _grouped(entry, member)
+    """``entry`` naming each of ``groups`` whose files (plain paths only) its fixtures (or its
+    harness) all list, in their place: for ``gate init --add`` into a manifest that has
+    groups."""
+    for key in ("fixtures", "harness"):
+        listed = set(p for p in entry.get(key, ()) if isinstance(p, str))
+        member: dict[str, str] = {}
+        for name, paths in groups.items():
+            if all(isinstance(p, str) for p in paths) and set(paths) <= listed:
+                member.update({p: name for p in paths if p not in member})
+        entry = _grouped(entry, member, key)
+    return entry
 
 
 def check_manifest_text(text: str, source: str, root: Path) -> Any:
@@ -514,11 +562,12 @@ def _checked_edit(text: str, expected: Any, refuse: GateInputError, source: str,
 
 
 def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Sequence[str]],
-                 source: str, root: Path) -> bytes:
-    """``original`` with each ``additions[index]`` appended to the ``fixtures`` list of entry
-    ``index`` of ``properties``, one new line per path after the list's last item (a flow list
-    ``[a, b]`` gains ``, "c"`` before its ``]``), every other byte kept. The result must parse
-    to the old record with exactly those paths added, else it is refused."""
+                 source: str, root: Path, key: str = "fixtures") -> bytes:
+    """``original`` with each ``additions[index]`` appended to the ``key`` list (``fixtures``
+    or ``harness``) of entry ``index`` of ``properties``, one new line per path after the
+    list's last item (a flow list ``[a, b]`` gains ``, "c"`` before its ``]``), every other
+    byte kept. The result must parse to the old record with exactly those paths added, else it
+    is refused."""
     import yaml
 
     try:
@@ -530,8 +579,8 @@ def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Seque
     node = yaml.compose(text, Loader=yaml.SafeLoader)
     props = next((v for k, v in node.value if k.value == "properties"), None) \
         if isinstance(node, yaml.MappingNode) else None
-    refuse = GateInputError(source, "fixtures", "cannot add the test harness to an existing "
-                            "entry's fixtures; make each `fixtures:` a list of quoted paths "
+    refuse = GateInputError(source, key, f"cannot add the test harness to an existing "
+                            f"entry's {key}; make each `{key}:` a list of quoted paths "
                             "and run gate init --add again (or add them by hand)")
     if not isinstance(props, yaml.SequenceNode):
         raise refuse
@@ -543,11 +592,11 @@ def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Seque
         if not paths:
             continue
         entry = props.value[index]
-        fixtures = next((v for k, v in entry.value if k.value == "fixtures"), None) \
+        fixtures = next((v for k, v in entry.value if k.value == key), None) \
             if isinstance(entry, yaml.MappingNode) else None
         if not isinstance(fixtures, yaml.SequenceNode) or not fixtures.value:
             raise refuse
-        expected["properties"][index]["fixtures"] += list(paths)
+        expected["properties"][index][key] += list(paths)
         last = fixtures.value[-1]
         if fixtures.flow_style:
             close = starts[fixtures.end_mark.line] + fixtures.end_mark.column - 1
@@ -598,6 +647,41 @@ def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str
                    if k != "property" or "property" in expected["properties"][index]["card"]}
         expected["properties"][index]["card"] = written
         edits.append((old.start_mark.index, old.end_mark.index, _card_text(written)))
+    for start, end, insert in sorted(edits, reverse=True):
+        text = text[:start] + insert + text[end:]
+    return _checked_edit(text, expected, refuse, source, root)
+
+
+def replace_digests(original: bytes, old_record: Any, digests: Mapping[int, str],
+                    source: str, root: Path) -> bytes:
+    """``original`` with the ``harness_sha256`` of each entry ``index`` of ``digests``
+    rewritten in place (the scalar alone), every other byte kept; the result must parse to the
+    old record with exactly those digests changed, else it is refused (``gate init --refresh``
+    and ``--add``)."""
+    import yaml
+
+    try:
+        text = original.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
+    expected = json.loads(json.dumps(old_record))
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    props = next((v for k, v in node.value if k.value == "properties"), None) \
+        if isinstance(node, yaml.MappingNode) else None
+    refuse = GateInputError(source, "harness_sha256", "cannot rewrite a harness_sha256 in "
+                            "place; write each as one quoted or plain scalar on its own "
+                            "line and run gate init again")
+    if not isinstance(props, yaml.SequenceNode):
+        raise refuse
+    edits: list[tuple[int, int, str]] = []
+    for index, digest in sorted(digests.items()):
+        entry = props.value[index]
+        old = next((v for k, v in entry.value if k.value == "harness_sha256"), None) \
+            if isinstance(entry, yaml.MappingNode) else None
+        if not isinstance(old, yaml.ScalarNode):
+            raise refuse
+        expected["properties"][index]["harness_sha256"] = digest
+        edits.append((old.start_mark.index, old.end_mark.index, _q(digest)))
     for start, end, insert in sorted(edits, reverse=True):
         text = text[:start] + insert + text[end:]
     return _checked_edit(text, expected, refuse, source, root)

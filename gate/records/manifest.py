@@ -448,23 +448,36 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def harness_refusal(prop: Property, digest: str, root: Path) -> GateInputError | None:
-    """The one check of a recorded harness (``gate stamp`` before the run, ``gate init
-    --check`` and ``--refresh``): None when the property records no harness or ``digest`` (its
-    files' ``gate-harness-v1`` digest now) is the ``harness_sha256`` its entry records; else the
-    error naming the manifest, the field, the files and the fix. A harness changed and not
-    recorded is refused as loudly as bad input: the stamps would otherwise pair two runs
-    under a harness no one recorded."""
+#: What to do about a recorded harness that hashes otherwise (:func:`harness_refusal`).
+HARNESS_FIX = "review the change, then run gate init --refresh to record it"
+
+
+def harness_problem(prop: Property, digest: str, root: Path) -> tuple[str, str, str] | None:
+    """``(manifest, field, problem)`` when the property records a harness and ``digest`` (its
+    files' ``gate-harness-v1`` digest now) is not the ``harness_sha256`` it records; else
+    None. The one comparison behind :func:`harness_refusal` and ``gate init --check``."""
     if prop.harness_sha256 is None or digest == prop.harness_sha256:
         return None
     source, index = prop.where if prop.where is not None else ("(manifest)", 0)
     files = [_shown(f, root) for f in prop.harness]
     named = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-    return GateInputError(source, f"properties.{index}.harness_sha256",
-                          f"test {prop.test_id!r}: its test harness ({named}) hashes to "
-                          f"{digest}, the manifest records {prop.harness_sha256}: a harness "
-                          "file changed since it was recorded; review the change, then run "
-                          "gate init --refresh to record it")
+    return (source, f"properties.{index}.harness_sha256",
+            f"test {prop.test_id!r}: its test harness ({named}) hashes to {digest}, the "
+            f"manifest records {prop.harness_sha256}: a harness file changed since it was "
+            "recorded")
+
+
+def harness_refusal(prop: Property, digest: str, root: Path) -> GateInputError | None:
+    """The one check of a recorded harness (``gate stamp`` before the run, ``gate init
+    --add``): None when :func:`harness_problem` finds none, else the error naming the
+    manifest, the field, the files and the fix. A harness changed and not recorded is refused
+    as loudly as bad input: the stamps would otherwise pair two runs under a harness no one
+    recorded."""
+    found = harness_problem(prop, digest, root)
+    if found is None:
+        return None
+    source, field, problem = found
+    return GateInputError(source, field, f"{problem}; {HARNESS_FIX}")
 
 
 def load(path: Path, root: Path) -> list[Property]:
