@@ -131,6 +131,17 @@ def test_a_manifest_file_judges_its_properties(path: str, ids: tuple[str, ...],
     assert not found.all_
 
 
+def test_a_file_a_fixture_glob_matches_judges_that_property_even_if_new() -> None:
+    """Row 8, a fixture glob: a changed path it matches (one added by the patch too) is a
+    fixture of that property only; a path no glob matches is nobody's."""
+    globbed = [*props(), judges.PropertyFiles("tests/test_data.py::test_load",
+                                              "tests/test_data.py", globs=("tests/data/**",))]
+    found = judges.judged([("tests/data/new/case.json", None), ("tests/other/case.json", None)],
+                          globbed, CONFIG)
+    assert found == [judges.Changed("tests/data/new/case.json", ("fixture",),
+                                    ("tests/test_data.py::test_load",))]
+
+
 def test_a_gated_test_module_is_its_properties_fixture_and_everyones_harness() -> None:
     found = one("tests/test_codec.py")
     assert found is not None and found.all_ and found.kinds == ("harness", "fixture")
