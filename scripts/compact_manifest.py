@@ -7,7 +7,8 @@ its compact form (cards inline, shared fixtures as groups: ``gate.records.adopt.
 to COMPACT unless that exists, then loads both and checks that every property's fixture hash
 (``gate-fixture-v1``: fixtures and card) is byte for byte the same. ``--against OTHER``
 also checks that the manifest OTHER (e.g. what a newer ``gate init`` wrote for the same
-project) lists, per property, the same fixture files as LONG (hashed with LONG's card, since
+project) lists, per property, the same fixture and harness files as LONG, either list (hashed
+with LONG's card, since
 each ``gate init`` mints its own seeds). Prints the line counts. Exit 0 when every hash is the
 same, 1 when one differs, 2 on bad input.
 """
@@ -29,9 +30,12 @@ def _lines(path: Path) -> int:
 
 def _hashes(path: Path, root: Path, cards: dict[str, dict[str, object]] | None = None
             ) -> dict[str, str]:
+    """Per property, the fixture hash of its fixtures and its harness together: a manifest
+    that records the harness apart (issue 27) lists the same files as one that keeps it inside
+    its fixtures."""
     props = manifest.load(path, root)
     return {p.test_id: hashing.fixture_hash(
-        list(p.fixtures), root, (cards or {}).get(p.test_id) or manifest.card_of(p))
+        [*p.fixtures, *p.harness], root, (cards or {}).get(p.test_id) or manifest.card_of(p))
         for p in props}
 
 

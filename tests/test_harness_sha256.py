@@ -323,3 +323,32 @@ def test_the_gate_job_reads_the_harness_from_the_manifest(ws: Path) -> None:
     assert why == ""
     assert found.harness == ("pytest.ini",) and found.harness_globs == ("tests/conf*.py",)
     assert found.fixtures == tuple(FIXTURES)
+
+
+# --- the compact form --------------------------------------------------------------------------
+
+
+def test_compact_groups_the_harness_apart_and_keeps_its_digest(ws: Path) -> None:
+    """Two entries sharing a harness: it is written once as the ``harness`` group, the
+    fixtures' groups stay fixtures', and every entry expands to the same files (so the same
+    digests) as the long form."""
+    from gate.records import adopt
+
+    (ws / "tests" / "test_y.py").write_text("from pkg import core\n")
+    second = {**entry(ws), "test_id": "tests/test_y.py::test_q",
+              "fixtures": ["tests/test_y.py", "pkg/core.py", "tests/test_x.py"],
+              "location": {"path": "tests/test_y.py"}}
+    first = {**entry(ws), "location": {"path": "tests/test_x.py"},
+             "fixtures": ["tests/test_x.py", "pkg/core.py", "tests/test_y.py"]}
+    long_form = {"version": 1, "properties": [first, second]}
+    text = adopt.compact_text(long_form, "gate.yml", ws)
+    (ws / "compact.yml").write_text(text)
+    record = json.loads(json.dumps(__import__("yaml").safe_load(text)))
+    assert record["groups"]["harness"] == HARNESS
+    assert all(e["harness"] == [{"group": "harness"}] for e in record["properties"])
+    write(ws, first, second)
+    before = manifest.load(ws / "gate.yml", ws)
+    after = manifest.load(ws / "compact.yml", ws)
+    for old, new in zip(before, after, strict=True):
+        assert (set(new.fixtures), new.harness, new.harness_sha256) == (
+            set(old.fixtures), old.harness, old.harness_sha256)
