@@ -312,3 +312,35 @@ def test_a_changed_harness_is_refused_by_add_found_by_check_and_recorded_by_refr
         assert {"pytest.ini", "forge.py", "mylib/forge_helpers.py"} <= {
             f.as_posix() for f in prop.harness}
     assert init("--check", "tests") == 0
+
+
+# --- the stamp routes refuse a harness changed since gate init recorded it ------------------------
+
+
+@pytest.mark.parametrize("route", ["pytest plugin", "gate stamp --pytest"])
+def test_every_pytest_route_refuses_a_harness_changed_since_init(repo: Path, route: str) -> None:
+    """A conftest.py added after gate init is a new harness file only --add records; a
+    changed conftest.py (or pytest.ini) is a stale harness_sha256: exit 2 before any test
+    runs, naming the manifest's field and the fix, no stamps."""
+    import subprocess
+    import sys
+
+    from tests.property_suite.harness import env
+
+    (repo / "tests" / "conftest.py").write_text("import os\n")
+    assert init("tests") == 0
+    (repo / "tests" / "conftest.py").write_text("import os  # a patch's harness change\n")
+    pytest_args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    command = ([*pytest_args, "--gate-stamps", "stamps", "--gate-server-class",
+                "local-pinned"] if route == "pytest plugin" else
+               [sys.executable, "-m", "gate", "stamp", "--manifest", str(MANIFEST),
+                "--server-class", "local-pinned", "--pytest", "--out", "stamps",
+                "--isolation", "none", "--", *pytest_args])
+    done = subprocess.run(command, cwd=repo, env=env(), capture_output=True, text=True,
+                          timeout=300, check=False)
+    said = done.stdout + done.stderr
+    assert done.returncode == 2, said
+    assert ".github/gate.yml: properties.0.harness_sha256: test " in said
+    assert "(tests/__init__.py, tests/conftest.py, pytest.ini)" in said
+    assert "gate init --refresh" in said
+    assert not list(repo.glob("stamps/*.json"))
