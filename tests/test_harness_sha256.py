@@ -352,3 +352,15 @@ def test_compact_groups_the_harness_apart_and_keeps_its_digest(ws: Path) -> None
     for old, new in zip(before, after, strict=True):
         assert (set(new.fixtures), new.harness, new.harness_sha256) == (
             set(old.fixtures), old.harness, old.harness_sha256)
+
+
+def test_gate_hash_harness_prints_the_digest(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hash", "--harness", *HARNESS]) == 0
+    assert capsys.readouterr().out == hashing.harness_hash(HARNESS, ws) + "\n"
+    assert main(["hash", "--harness", "--json", "--root", ".", *HARNESS]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "harness_sha256": hashing.harness_hash(HARNESS, ws), "format": "gate-harness-v1"}
+    assert main(["hash", *HARNESS]) == 0  # without it: the fixture hash, as before
+    assert capsys.readouterr().out == hashing.fixture_hash(HARNESS, ws, None) + "\n"
+    assert main(["hash", "--harness", "--card", "c.json", *HARNESS]) == 2
+    assert "gate hash: --card: not with --harness" in capsys.readouterr().err

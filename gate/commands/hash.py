@@ -105,6 +105,8 @@ def hex_line(value: str) -> str:
 def cmd_hash(args: argparse.Namespace | HashArgs) -> int:
     from gate.records import hashing
 
+    if getattr(args, "harness", False):  # never a fast_args form: argparse read it
+        return _harness(args)
     card = None
     if args.card:
         from pathlib import Path
@@ -117,6 +119,26 @@ def cmd_hash(args: argparse.Namespace | HashArgs) -> int:
         from gate.commands.args import print_json
 
         print_json({"fixture_hash": value, "format": hashing.FORMAT.decode().strip()})
+    else:
+        sys.stdout.write(hex_line(value))
+    return 0  # OPEN
+
+
+def _harness(args: argparse.Namespace | HashArgs) -> int:
+    """``gate hash --harness PATH...``: the ``gate-harness-v1`` digest of the files (a
+    manifest entry's ``harness_sha256``, docs/formats.md)."""
+    from gate.errors import GateInputError
+    from gate.records import hashing
+
+    if args.card:
+        raise GateInputError("gate hash", "--card", "not with --harness: a harness digest "
+                             "holds no card")
+    value = hashing.harness_hash([path_text(p) for p in args.paths], path_text(args.root))
+    if args.json:
+        from gate.commands.args import print_json
+
+        print_json({"harness_sha256": value,
+                    "format": hashing.HARNESS_FORMAT.decode().strip()})
     else:
         sys.stdout.write(hex_line(value))
     return 0  # OPEN

@@ -67,6 +67,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--card", metavar="CARD.json")
     p.add_argument("--root", default=".", help="names are relative to this folder (default: .)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--harness", action="store_true",
+                   help="print the harness_sha256 (gate-harness-v1) of the files instead: a "
+                        "manifest entry's test harness; no card")
 
     p = _add(sub, "act-summary", "act_summary:cmd_act_summary",
              "print each job's summary once from an act --json log")
