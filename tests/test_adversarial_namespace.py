@@ -344,3 +344,67 @@ def test_a_venv_root_kept_between_jobs_is_read_only_inside(shared_folder: Path) 
     said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
     assert said == {"zzz.pth": "Read-only file system",
                     ".gate-manifest": "Read-only file system"}, said
+
+
+#: A ``bwrap`` the install command plants first on the job's PATH: runs the command it is given
+#: with no namespace at all (drops every option before ``--``).
+FAKE_BWRAP = """#!/bin/sh
+while [ "$#" -gt 0 ] && [ "$1" != -- ]; do shift; done
+shift
+exec "$@"
+"""
+
+#: The test command: where it runs (no_new_privs, whether the gate is in sight).
+WHERE = r'''
+import json, os
+status = open("/proc/self/status").read()
+nnp = [l.split()[1] for l in status.splitlines() if l.startswith("NoNewPrivs:")][0]
+seen = 0
+for name in os.listdir("/proc"):
+    if name.isdigit():
+        try:
+            seen += b"gate\0stamp" in open(f"/proc/{name}/cmdline", "rb").read()
+        except OSError:
+            pass
+with open(os.environ["ATTACK_REPORT"], "w") as f:
+    json.dump({"no_new_privs": nnp, "gate_seen": seen}, f)
+'''
+
+
+@needs_user
+@needs_bwrap
+def test_a_wrapper_the_install_plants_on_path_never_wraps_the_tests(
+        shared_folder: Path) -> None:
+    """The install command (the pull request's code, sealed like the tests) writes ``bwrap``
+    into a folder of the job's user first on PATH (``~/.local/bin``); the gate looked its
+    wrappers up on PATH when it wrapped the test command, after the install: the planted one
+    ran the tests with no namespace, and their stamps still said ``namespace`` (on the code
+    before; on the sudo route ``setpriv`` and ``mount`` were looked up so too, by a root
+    shell). The gate finds its wrappers' paths when it chooses the level, before any
+    pull-request code runs, and the root shell runs no program by name."""
+    import json
+
+    home = shared_folder / "home"
+    home.mkdir()
+    os.chown(home, sealed.UID, sealed.GID)
+    (shared_folder / "fake-bwrap").write_text(FAKE_BWRAP, encoding="utf-8")
+    (shared_folder / "where.py").write_text(WHERE, encoding="utf-8")
+    planted = home / ".local" / "bin"
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", "namespace", "--junit",
+            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"),
+            "--install", f"mkdir -p {planted} && install -m 755 {shared_folder / 'fake-bwrap'} "
+            f"{planted / 'bwrap'}", "--", "bash", "-c",
+            f"cp {report} {shared_folder / 'junit.xml'}; "
+            f"{sealed.PYTHON} {shared_folder / 'where.py'}"]
+    env = {**sealed.user_env(home, ATTACK_REPORT=str(shared_folder / "where.json")),
+           "PATH": f"{planted}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
+    done = sealed.run_as_user(gate, shared_folder, env)
+    assert (planted / "bwrap").exists()  # the install did plant it
+    where = json.loads((shared_folder / "where.json").read_text(encoding="utf-8"))
+    # (on the code before, the tests ran beside the gate, and the namespace's reaper, run
+    # outside any namespace, killed every process of the user's it found: the gate too)
+    assert where == {"no_new_privs": "1", "gate_seen": 0}, where
+    assert done.returncode == 0, done.stderr

@@ -30,7 +30,7 @@ import stat
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -344,6 +344,23 @@ def _existing(paths: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(p for p in real if p != "/"))
 
 
+#: Where the wrappers are looked for first (then on PATH): the system's folders, which no test
+#: can write; the folders of the job's user that come first on a runner's PATH can.
+SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+#: The programs the namespace routes run by path (found when the seal is made).
+WRAPPERS = ("bwrap", "unshare", "setpriv", "sudo", "env", "mount")
+
+
+def wrapper_paths() -> tuple[tuple[str, str], ...]:
+    """Each of :data:`WRAPPERS` found here and now (system folders first, then PATH), as
+    (name, path). Taken when the seal is made, before the install command (the pull request's
+    code, which may write a folder of the job's user on PATH) runs: the test command's
+    wrappers, and the programs the root shell runs, are never looked up after it."""
+    found = ((name, shutil.which(name, path=SYSTEM_PATH) or shutil.which(name))
+             for name in WRAPPERS)
+    return tuple((name, path) for name, path in found if path)
+
+
 #: The shell ``unshare`` runs as root inside the new namespaces: each ``ro:PATH`` is bound
 #: read-only on itself, each ``hide:PATH`` gets ``/dev/null`` (a file) or an empty read-only
 #: tmpfs (a folder) bound over it, then the recorder's channel (given as standard input: sudo
@@ -352,20 +369,20 @@ def _existing(paths: Iterable[str]) -> list[str]:
 #: process (the command is not: a PID 1 ignores its own SIGKILL) and exits with the command's
 #: status, 128+N for a signal N, as bubblewrap does (:meth:`Seal.result`).
 UNSHARE_SCRIPT = r"""set -eu
-uid=$1 gid=$2 channel=$3
-shift 3
+uid=$1 gid=$2 channel=$3 mount=$4 setpriv=$5
+shift 5
 while [ "$1" != -- ]; do
   case $1 in
-    ro:*) p=${1#ro:}; mount --bind "$p" "$p"; mount -o remount,bind,ro "$p" ;;
+    ro:*) p=${1#ro:}; "$mount" --bind "$p" "$p"; "$mount" -o remount,bind,ro "$p" ;;
     hide:*) p=${1#hide:}
-      if [ -d "$p" ]; then mount -t tmpfs -o ro,size=4k,mode=0555 gate-hidden "$p"
-      else mount --bind /dev/null "$p"; fi ;;
+      if [ -d "$p" ]; then "$mount" -t tmpfs -o ro,size=4k,mode=0555 gate-hidden "$p"
+      else "$mount" --bind /dev/null "$p"; fi ;;
   esac
   shift
 done
 shift
 if [ "$channel" = yes ]; then exec 3>&0 0</dev/null; fi
-setpriv --reuid="$uid" --regid="$gid" --init-groups --no-new-privs \
+"$setpriv" --reuid="$uid" --regid="$gid" --init-groups --no-new-privs \
   --inh-caps=-all --bounding-set=-all -- "$@"
 """
 #: The namespace's reaper, run as the user inside it (both routes): runs the command, then
@@ -460,6 +477,8 @@ class Seal:
     read_only: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     other_user: str | None = None
+    #: The wrappers' paths (:func:`wrapper_paths`), found when the seal is made.
+    tools: tuple[tuple[str, str], ...] = field(default_factory=wrapper_paths)
 
     @property
     def namespaced(self) -> bool:
@@ -517,8 +536,17 @@ class Seal:
             return Wrapped(self._bwrap(argv, read_only), env)
         return self._unshare(argv, env, read_only, channel_fd, channel_env)
 
+    def _tool(self, name: str) -> str:
+        """The path of wrapper ``name`` found when the seal was made."""
+        path = dict(self.tools).get(name)
+        if path is None:
+            raise GateInputError("isolation", self.level.level,
+                                 f"{name} was not found (in {SYSTEM_PATH} or on PATH) when "
+                                 "the level was chosen")
+        return path
+
     def _bwrap(self, argv: Sequence[str], read_only: Sequence[str]) -> list[str]:
-        bwrap = shutil.which("bwrap") or "bwrap"
+        bwrap = self._tool("bwrap")
         # --cap-drop ALL: as root bubblewrap keeps the capabilities (CAP_SYS_ADMIN would
         # unmount the read-only binds); no_new_privs keeps them from coming back
         wrapped = [bwrap, "--dev-bind", "/", "/", "--unshare-pid", "--unshare-ipc",
@@ -549,16 +577,18 @@ class Seal:
             env[channel_env] = str(UNSHARE_CHANNEL_FD)
         # setpriv --pdeathsig: unshare (root, which the job's user cannot signal) dies with
         # sudo; --kill-child: the namespace's first process dies with unshare
-        inner = ["setpriv", "--pdeathsig", "KILL", "--", "unshare", "--pid", "--fork",
-                 "--kill-child", "--mount", "--mount-proc", "--ipc", "--propagation",
-                 "private", "--", "/bin/sh", "-c", UNSHARE_SCRIPT, "gate-seal", str(uid),
-                 str(gid), "yes" if channel_fd is not None else "no",
+        inner = [self._tool("setpriv"), "--pdeathsig", "KILL", "--", self._tool("unshare"),
+                 "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--ipc",
+                 "--propagation", "private", "--", "/bin/sh", "-c", UNSHARE_SCRIPT,
+                 "gate-seal", str(uid), str(gid), "yes" if channel_fd is not None else "no",
+                 self._tool("mount"), self._tool("setpriv"),
                  *(f"ro:{p}" for p in read_only), *(f"hide:{p}" for p in self.hidden),
                  "--", *reaped(argv)]
         if prefix:  # sudo resets the environment: the command's goes through env -i, with
             # nothing withheld in it (gate.testrun.withheld.command_env, as run_command's)
-            inner = ["env", "-i", *(f"{k}={v}" for k, v in sorted(command_env(env).items())),
-                     *inner]
+            inner = [self._tool("env"), "-i",
+                     *(f"{k}={v}" for k, v in sorted(command_env(env).items())), *inner]
+            prefix = [self._tool("sudo"), *prefix[1:]]
         return Wrapped([*prefix, *inner], env, channel_fd)
 
 
