@@ -135,7 +135,8 @@ def named(path):
 
 
 inside = bool(workspace) and (real(action) + "/").startswith(real(workspace).rstrip("/") + "/")
-if not inside:  # `uses: ./`: the action's files are the pull request's own (README)
+# inside: `uses: ./`, the action's files are the pull request's own (docs/threat-model.md)
+if not inside:
     add("hash", real(action))
 add("list", seal + "/pycache")
 for path in (manifest, policy):

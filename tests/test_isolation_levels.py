@@ -623,8 +623,8 @@ def test_the_gate_summary_line_gives_each_class_its_lowest_level_and_whether_it_
                                 "free-server": ["process", None]},
                                {"local-pinned": True, "free-server": False})
     assert line == ("isolation: free-server ran at none (claimed, unsigned: counts only inside "
-                    "a signed stamp set); local-pinned ran at namespace (signed) (README, "
-                    "Isolation levels)")
+                    "a signed stamp set); local-pinned ran at namespace (signed) "
+                    "(docs/threat-model.md#isolation-levels)")
 
 
 def test_the_gate_job_notes_the_levels_its_stamps_record(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ stamp-set predicate's ``policy_sha256`` and ``manifest_sha256`` are compared wit
 of the gate job's own policy and manifest files, for this run's stamps; a set signed under
 another file (or a gate job without the manifest to tell) is refused (``reject_unsigned_stamp``,
 naming the field). Another run's stamps (``workflow_run``) ran on the pull request's commit,
-whose files may differ: not compared (README, Signed stamps)."""
+whose files may differ: not compared (docs/signing.md)."""
 
 from __future__ import annotations
 

@@ -404,7 +404,7 @@ def _verification_summary(settings: Settings, env: Mapping[str, str],
                           github_env: Mapping[str, str], pol: Any, policy_path: Path | None,
                           built: Mapping[str, Any], now: int,
                           used: list[tuple[str, str]]) -> str:
-    """The gate's decision as a signed SLSA verification summary (README, Signed stamps),
+    """The gate's decision as a signed SLSA verification summary (docs/signing.md),
     written beside the report: with a gate signer in the policy (``signing.keys.gate``, or
     ``signing.sigstore.signer_workflows.gate``), signed as the re-run record is; its path, or
     "" when there is none. A failed Sigstore signing is one line: the decision stands, and a

@@ -2,8 +2,8 @@
 
 The agent CLI runs ``gate halt hook --format F --ledger L ...`` before a tool call and writes
 one JSON object describing the call on its standard input. ``--format`` names the CLI whose
-input shape is read and whose explicit block is answered (README "Wiring the hook into an agent
-CLI"; the facts per CLI are in its table):
+input shape is read and whose explicit block is answered
+(docs/hooks.md#wiring-the-hook-into-an-agent-cli: the facts per CLI are in its table):
 
 * ``generic`` (the default, and the only behaviour before ``--format``): fields
   ``tool_name``, ``tool_input`` and the attempt id (the first present of ``tool_use_id``,
@@ -19,8 +19,9 @@ CLI"; the facts per CLI are in its table):
   object) or a PascalCase ``PreToolUse`` entry (``tool_name``, ``tool_input``); the digest is
   the attempt id.
 
-Cursor and Copilot are wired without a matcher (README: their documented matcher rules cannot
-name every network tool they ship), so the hook sees every tool call. A call of a tool in
+Cursor and Copilot are wired without a matcher (docs/hooks.md#wiring-the-hook-into-an-agent-cli:
+their documented matcher rules cannot name every network tool they ship), so the hook sees every
+tool call. A call of a tool in
 :data:`UNCHECKED_TOOLS` (the CLI's documented tools that reach no network, and its shell, which
 no hook can police) is allowed without a ledger check; every other tool name, MCP tools and
 names the hook does not know included, is checked as a network call.

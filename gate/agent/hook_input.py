@@ -155,8 +155,9 @@ TEXT_INPUT_FORMATS = ("copilot", "cursor")
 
 #: Per ``--format`` wired without a matcher (the hook sees every call): the tools allowed with
 #: no ledger check, because they reach no network (or are the shell, which no hook can police:
-#: README "Shell tools"). Exact, case-sensitive names; any other name is checked as a network
-#: call, so a tool the lists do not know is blocked unless it names the minted host.
+#: docs/hooks.md#wiring-the-hook-into-an-agent-cli, its shell tools). Exact, case-sensitive
+#: names; any other name is checked as a network call, so a tool the lists do not know is
+#: blocked unless it names the minted host.
 UNCHECKED_TOOLS = {
     # cursor.com/docs/agent/hooks, "Matcher Configuration": preToolUse "Values include Shell,
     # Read, Write, Grep, Delete, Task, and MCP tools using the MCP:<tool_name> format" (its

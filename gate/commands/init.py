@@ -206,7 +206,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             f"built in the repository ({named[0]}, imported by {named[1]}"
             + (", …" if len(extensions) > 1 else "") + "), whose sources no import names: "
             "add them and the build script (setup.py) to the fixtures of the properties that "
-            "run it (README, Adopt it in your repository, step 3)")
+            "run it (docs/adopt.md, step 3)")
     for plan in planned:
         if plan.card_path is not None and os.path.lexists(plan.card_path):
             raise _exists(plan.card_path, "remove it, or pass another --cards folder")
@@ -367,7 +367,7 @@ def _next_steps(manifest_path: Path, policy_path: Path,
                      "runs-on with --two-job) to your runner's labels (--local-runner), if "
                      "self-hosted,pinned are not its labels")
     steps.append("commit them, push a branch and open a pull request: the check run "
-                 "'agent-patch gate' decides (README: Adopt it in your repository)")
+                 "'agent-patch gate' decides (docs/adopt.md)")
     return ["next steps:", *(f"  {n}. {s}" for n, s in enumerate(steps, start=1))]
 
 

@@ -199,7 +199,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    help="with --pytest: run only the tests the manifest gates (gated, the "
                    "default: the recorder deselects the others) or every collected test (all)")
     p.add_argument("--isolation", metavar="auto|none|process|namespace|user",
-                   help="the isolation level the command runs at (README, Isolation levels): "
+                   help="the isolation level the command runs at "
+                   "(docs/threat-model.md#isolation-levels): "
                    "auto (the default) takes the highest this machine allows; a level named "
                    "that cannot be had is exit 2 saying why")
     p.add_argument("--isolation-input", metavar="INPUT", help=argparse.SUPPRESS)  # the action's
@@ -298,7 +299,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                    ".github/gate.yml under --root when it exists)")
     p.add_argument("--root", default=".", help="manifest paths are relative to this")
 
-    sig = _add(sub, "signing", None, "signed stamps (README, Signed stamps)")
+    sig = _add(sub, "signing", None, "signed stamps (docs/signing.md)")
     ssub = sig.add_subparsers(dest="signing_command", required=True, parser_class=_Parser)
     p = _add(ssub, "keygen", "signing:cmd_keygen",
              "write a new ed25519 private key (PEM) and print its policy entry")

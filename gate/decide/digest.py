@@ -28,8 +28,9 @@ Rows in order (SPEC §4, with issue 11's Hypothesis digests in rows 0 and 3, and
 For a Hypothesis property (a stamp with a ``hypothesis`` object) the digests are computed by
 :func:`generator_digest` (the generator: Hypothesis version and every setting in force; a pair
 drawing the same examples has the same one) and :func:`failure_digest` (the minimal failing
-example as Hypothesis printed it and the exception type); see the README, "Records and
-formats". :func:`health_check_digest` is a run's failed health check (Hypothesis's
+example as Hypothesis printed it and the exception type); see
+docs/formats.md#hypothesis-digests-gate-hypothesis-generatorv1-and-gate-hypothesis-failurev2.
+:func:`health_check_digest` is a run's failed health check (Hypothesis's
 ``FailedHealthCheck`` and its text), so a check that repeats exactly is told from noise.
 """
 

@@ -22,7 +22,8 @@ AUTO = "auto"
 #: What the ``isolation`` input and ``--isolation`` accept.
 CHOICES = (AUTO, *LEVELS)
 
-#: What each level promises, one sentence each (the README's levels table says the same).
+#: What each level promises, one sentence each (the levels table of
+#: docs/threat-model.md#isolation-levels says the same).
 PROMISES = {
     NONE: ("nothing beyond the stamp's own checks: the test command runs as the job's user, "
            "and a same-user process can read or change the gate (Yama ptrace_scope 0 or no "
@@ -181,4 +182,4 @@ def summary_line(by_class: Mapping[str, Iterable[str | None]],
         how = ("signed" if signed.get(server_class)
                else "claimed, unsigned: counts only inside a signed stamp set")
         parts.append(f"{server_class} ran at {level} ({how})")
-    return "isolation: " + "; ".join(parts) + " (README, Isolation levels)"
+    return "isolation: " + "; ".join(parts) + " (docs/threat-model.md#isolation-levels)"

@@ -37,8 +37,8 @@ PUBLIC_LOG_FIELD = "signing.sigstore.public_log_for_private_repository"
 
 #: The one line the summary carries while stamps are unsigned (mode off).
 UNSIGNED_NOTICE = ("stamps are unsigned (policy signing.mode is off): a stamp's server class "
-                   "is what the job that wrote it claims; README, Signed stamps, says how to "
-                   "turn signing on")
+                   "is what the job that wrote it claims; docs/signing.md says how to turn "
+                   "signing on")
 
 
 @dataclass(frozen=True, slots=True)

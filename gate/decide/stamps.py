@@ -256,7 +256,7 @@ def as_run_record(stamp: Mapping[str, Any]) -> dict[str, Any]:
     hypothesis = stamp.get("hypothesis")
     if isinstance(hypothesis, Mapping):
         # A Hypothesis property's input is its generator: with no sampler file pinned, the
-        # generator digest is the fixture digest (README, "Records and formats").
+        # generator digest is the fixture digest (docs/formats.md, its Hypothesis digests).
         generator = digest.generator_digest(hypothesis)
         record["generator_sha256"] = generator
         record.setdefault("fixture_sha256", generator)

@@ -24,8 +24,8 @@ LOCAL_RED = ("the runner you control is red, so the failure is real: fix the cod
 MISMATCH = ("both stamp jobs must run the same commit, card and fixtures; re-run both (the job "
             "summary says what differs).")
 DUPLICATE = "re-run the stamp jobs so each class has one conclusive run."
-UNSIGNED = ("the stamp job of that class must sign its stamps (its signing-key, README Signed "
-            "stamps); re-run it. A changed, added or moved stamp is never accepted.")
+UNSIGNED = ("the stamp job of that class must sign its stamps (its signing-key, docs/signing.md); "
+            "re-run it. A changed, added or moved stamp is never accepted.")
 CLASSES = "check the stamp jobs' server-class inputs and re-run them."
 
 

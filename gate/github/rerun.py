@@ -11,7 +11,7 @@ listed now do not hold them. A record of an attempt that could not decide (bad i
 holds the red stamps that validated before it stopped, and they are remembered the same way:
 one malformed file never erases a red (issue 20.4).
 
-Signed records (README, Signed stamps): with the policy's ``signing.keys.gate`` (ed25519) or
+Signed records (docs/signing.md): with the policy's ``signing.keys.gate`` (ed25519) or
 ``signing.sigstore.signer_workflows.gate`` (sigstore, keyless: a Sigstore bundle of the
 record, gate.records.signing.record_bundle_problem), every earlier attempt's record must be
 signed for this run, its own attempt and this job, whatever its check run concluded.

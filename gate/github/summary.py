@@ -188,7 +188,7 @@ def _isolation_lines(stamps: Sequence[Mapping[str, Any]]) -> list[str]:
     how.append(f"Yama ptrace_scope {scope}" if isinstance(scope, int) else "no Yama")
     return [f"**Isolation:** the test command ran at `{level}` ({', '.join(how)}): "
             f"{isolation.PROMISES[level]}. This job claims it; it counts only inside a signed "
-            "stamp set (README, Isolation levels).", ""]
+            "stamp set (docs/threat-model.md#isolation-levels).", ""]
 
 
 def _stamp_line(stamp: Mapping[str, Any], view: review.View) -> str:

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('policy',)
-SCHEMA_SHA256 = "18c9e4060fdcdc89eabfbbf130c6238c671289241342c2d64f75dd252c54e878"
+SCHEMA_SHA256 = "4e78d8d162bc584f6bf971eb171b957f526385467c5a6b144aae1c2a39e056bd"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('stamp', 'sample-card')
-SCHEMA_SHA256 = "a0e5632f893663d6b3717c82594d11699508e42e37494150e8afcec21fe5984b"
+SCHEMA_SHA256 = "8177985d86912cf0bba35a5c7ded3ee569a5411804e5ee930739ddc00909db2a"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass

@@ -1,6 +1,7 @@
 """Fixture hashing (SPEC §1), format ``gate-fixture-v1``, and sampler-output pinning.
 
-The byte format is written down in the README so anyone can recompute it::
+The byte format is written down in docs/formats.md#fixture-hash-format-gate-fixture-v1 so
+anyone can recompute it::
 
     sha256( b"gate-fixture-v1\\n"
             + for each file, ordered by the UTF-8 bytes of its path relative to the root:

@@ -340,8 +340,8 @@ def describe_signing(sign: SigningPolicy) -> list[str]:
     from gate.decide.signing import FREE, GATE, LOCAL
 
     if sign.mode == "off":
-        return ["signing: mode off: stamps and re-run records are unsigned (README, Signed "
-                "stamps, says how to turn signing on)"]
+        return ["signing: mode off: stamps and re-run records are unsigned (docs/signing.md "
+                "says how to turn signing on)"]
     lines = [f"signing: mode {sign.mode}, require {sign.require}"]
     for owner in (LOCAL, FREE, GATE):
         if sign.mode == "ed25519":
@@ -370,7 +370,8 @@ def describe_signing(sign: SigningPolicy) -> list[str]:
     if sign.mode == "sigstore" and not sign.per_class:
         lines.append("signing: note: signer_workflows is one list for both classes, so only the "
                      "certificate's runner environment tells a local-pinned signer from a "
-                     "free-server one; prefer the per-class form (README, Signed stamps)")
+                     "free-server one; prefer the per-class form "
+                     "(docs/signing.md#sigstore-mode-signingmode-sigstore)")
     lines.extend(unpinned_signer_warnings(sign))
     return lines
 
@@ -393,8 +394,8 @@ def unpinned_signer_warnings(sign: SigningPolicy) -> list[str]:
         out.append(f"signing: warning: {uri[:300]} has no @REF, so any ref of that workflow file "
                    f"may sign {who}, a same-repository pull request's edited copy "
                    "(refs/pull/N/merge) among them; fix: pin it (@refs/heads/main, a protected "
-                   "branch) and keep signing in a GitHub Environment with branch rules (README, "
-                   "Signed stamps)")
+                   "branch) and keep signing in a GitHub Environment with branch rules "
+                   "(docs/signing.md)")
     return out
 
 

@@ -331,7 +331,8 @@ def verify_bundle(bundle_bytes: bytes, *, expect: Expectation, where: str,
 
 
 #: What the signing step needs: GitHub's OIDC request variables (``permissions: id-token:
-#: write``); the step must not run where the test command ran with them (see README).
+#: write``); the step must not run where the test command ran with them (see
+#: docs/signing.md#sigstore-mode-signingmode-sigstore).
 OIDC_VARIABLES = ("ACTIONS_ID_TOKEN_REQUEST_URL", "ACTIONS_ID_TOKEN_REQUEST_TOKEN")
 
 

@@ -19,7 +19,7 @@ def _q(value: str) -> str:
 
 # --- the workflow and requirements-test.txt ---------------------------------------------------
 
-#: The lines of the two-job workflow (``examples/workflows/python.yml``, the README's) that
+#: The lines of the two-job workflow (``examples/workflows/python.yml``, docs/workflow.md's) that
 #: ``gate init``'s options set: (option, the line as the file has it, its prefix).
 WORKFLOW_LINES = {
     "local_runner": ("            runs-on: [self-hosted, pinned] # the runner you control",
@@ -51,8 +51,8 @@ def _shipped(names: tuple[str, str], missing: str) -> str:
 def workflow_template() -> str:
     """The two-job workflow (``examples/workflows/python.yml``)."""
     return _shipped(("workflow.yml", "python.yml"), "the workflow template is not installed "
-                    "with the gate; reinstall it, or give --no-workflow and paste the README's "
-                    "workflow")
+                    "with the gate; reinstall it, or give --no-workflow and paste the two-job "
+                    "workflow of docs/workflow.md")
 
 
 def _labels(labels: str, option: str) -> list[str]:

@@ -121,8 +121,9 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 
 
 def _refuse(message: str) -> NoReturn:
-    """Bad input or usage: the gate's exit status 2 (README, ``gate stamp --pytest``), not
-    pytest's usage error (4); the message stays one line naming the file and field."""
+    """Bad input or usage: the gate's exit status 2 (docs/stamping.md#gate-stamp, the
+    recorder), not pytest's usage error (4); the message stays one line naming the file and
+    field."""
     pytest.exit(message, returncode=2)
 
 
