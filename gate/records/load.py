@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gate.decide.block import block_value_problem
 from gate.errors import GateInputError
 from gate.records import schemas
 from gate.records.files import (
@@ -38,8 +39,6 @@ def load_card(path: Path) -> dict[str, Any]:
 def check_block_values(record: Mapping[str, Any], source: str, where: str = "") -> None:
     """A value printed in the four-line block must be one printable line (the rule is
     gate.decide.block.block_value_problem); otherwise the record is bad input."""
-    from gate.decide.block import block_value_problem
-
     value = record.get("fixture_path")
     if value is not None:
         problem = block_value_problem(value)
