@@ -348,7 +348,7 @@ def _existing(paths: Iterable[str]) -> list[str]:
 #: can write; the folders of the job's user that come first on a runner's PATH can.
 SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 #: The programs the namespace routes run by path (found when the seal is made).
-WRAPPERS = ("bwrap", "unshare", "setpriv", "sudo", "env", "mount")
+WRAPPERS = ("bwrap", "unshare", "setpriv", "sudo", "env", "mount", "chown", "rm")
 
 
 def wrapper_paths() -> tuple[tuple[str, str], ...]:
@@ -479,6 +479,9 @@ class Seal:
     other_user: str | None = None
     #: The wrappers' paths (:func:`wrapper_paths`), found when the seal is made.
     tools: tuple[tuple[str, str], ...] = field(default_factory=wrapper_paths)
+    #: The tests' venv (:func:`gate.testrun.running.with_tests_venv`): first on the command's
+    #: ``PATH`` and its ``VIRTUAL_ENV``, or None.
+    tests_venv: str | None = None
 
     @property
     def namespaced(self) -> bool:
@@ -507,6 +510,31 @@ class Seal:
                 continue
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
 
+    def reads_only(self, path: str | os.PathLike[str]) -> bool:
+        """Is ``path`` (its folder's real path, a link's own place) read-only to the command at
+        this level: inside a path the namespace binds read-only?"""
+        real = os.path.realpath(path)
+        return self.namespaced and any(_inside(real, top) for top in self.read_only)
+
+    def give(self, folder: Path) -> None:
+        """At the ``user`` level, make the fresh, empty ``folder`` (the tests' venv's) the
+        other user's, which installs into it; nothing below ``user``."""
+        if self.other_user is None:
+            return
+        entry = pwd.getpwnam(self.other_user)
+        if not _runs([*self._root(), self._tool("chown"), "-h",
+                      f"{entry.pw_uid}:{entry.pw_gid}", "--", str(folder)]):
+            raise GateInputError(str(folder), "(folder)", f"cannot give it to user "
+                                 f"{self.other_user!r} (chown as root failed)")
+
+    def discard(self, folder: Path) -> None:
+        """Remove ``folder`` (the tests' venv's), as root at the ``user`` level, where the
+        other user's files are in it; what cannot be removed stays (the runner's temporary
+        folder is emptied after the job)."""
+        if self.other_user is not None:
+            _runs([*self._root(), self._tool("rm"), "-rf", "--", str(folder)])
+        shutil.rmtree(folder, ignore_errors=True)
+
     def result(self, proc: outcome.ProcessResult) -> outcome.ProcessResult:
         """The command's own result from the wrapper's: inside a namespace the wrapper exits
         128+N when the command was killed by signal N (bubblewrap's rule, and the shell's),
@@ -528,6 +556,11 @@ class Seal:
         env = dict(env)
         if not self.namespaced:
             return Wrapped(list(argv), env)
+        if self.tests_venv is not None:  # the tests install into it and run from it
+            env["PATH"] = os.pathsep.join([os.path.join(self.tests_venv, "bin"),
+                                           env.get("PATH", os.defpath)])
+            env["VIRTUAL_ENV"] = self.tests_venv
+            env.pop("PYTHONHOME", None)
         if not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
             raise GateInputError(argv[0] if argv else "(command)", "(command)",
                                  "no such command")
@@ -535,6 +568,15 @@ class Seal:
         if self.level.by == levels.BWRAP:
             return Wrapped(self._bwrap(argv, read_only), env)
         return self._unshare(argv, env, read_only, channel_fd, channel_env)
+
+    def _root(self) -> list[str]:
+        """The prefix that runs a program as root (:func:`_as_root`), sudo by the path found
+        when the seal was made (the install may since have written a ``sudo`` on PATH)."""
+        prefix = _as_root(self.facts)
+        if prefix is None:
+            raise GateInputError("isolation", self.level.level,
+                                 "the user level needs root or passwordless sudo")
+        return [self._tool("sudo"), *prefix[1:]] if prefix else []
 
     def _tool(self, name: str) -> str:
         """The path of wrapper ``name`` found when the seal was made."""

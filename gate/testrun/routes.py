@@ -16,7 +16,14 @@ from gate.errors import GateInputError
 from gate.records.files import lexists
 from gate.testrun import exit_route, junit_route, recorder_route, running
 from gate.testrun.isolation import Seal, seal_for
-from gate.testrun.stamping import Request, build_all, prepare_all, write_all
+from gate.testrun.stamping import (
+    Decided,
+    Prepared,
+    Request,
+    build_all,
+    prepare_all,
+    write_all,
+)
 
 
 def stamp_run(
@@ -43,6 +50,22 @@ def stamp_run(
     if request.fence:  # one stream keeps the fence around every line (running.fenced)
         stdout = stdout if stdout is not None else sys.stdout.buffer
         stderr = stdout
+    if request.install:  # at namespace and user, into a venv of its own (the tool cache
+        # is read-only there): running.with_tests_venv
+        request = running.with_tests_venv(request)
+    try:
+        decided, prepared = _install_and_run(request, stdout, stderr)
+    finally:
+        running.without_tests_venv(request)
+    _out_made_inside(request, out_existed)
+    when = int(time.time()) if written_at is None else written_at
+    return write_all(targets, build_all(
+        prepared, request.run_ids, decided, server_class=request.server_class, written_at=when,
+        isolation=request.seal.record() if request.seal is not None else None))
+
+
+def _install_and_run(request: Request, stdout: IO[bytes] | None, stderr: IO[bytes] | None
+                     ) -> tuple[Decided, list[Prepared]]:
     if request.install:
         running.install(request, stdout if stdout is not None else sys.stdout.buffer,
                         stderr if stderr is not None else sys.stderr.buffer)
@@ -56,11 +79,7 @@ def stamp_run(
     finally:
         if prepared:
             prepared[0].watch.finish()  # no thread outlives the run
-    _out_made_inside(request, out_existed)
-    when = int(time.time()) if written_at is None else written_at
-    return write_all(targets, build_all(
-        prepared, request.run_ids, decided, server_class=request.server_class, written_at=when,
-        isolation=request.seal.record() if request.seal is not None else None))
+    return decided, prepared
 
 
 def _seal(request: Request) -> Seal:

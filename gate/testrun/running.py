@@ -257,6 +257,79 @@ def run_or_recorded(request: Request, stdout: IO[bytes] | None,
     return request.seal.result(proc) if request.seal is not None else proc
 
 
+#: The Python the tests' venv is made from: the first of these on the command's ``PATH``.
+TESTS_PYTHONS = ("python3", "python")
+
+
+def with_tests_venv(request: Request) -> Request:
+    """At ``namespace`` and ``user``, with an install command, when the Python first on the
+    command's ``PATH`` is in a folder the seal binds read-only (the tool cache's): the request
+    whose seal puts a fresh venv for the tests first on the command's ``PATH``
+    (``VIRTUAL_ENV`` too). Inside the
+    namespace the tool cache is read-only (setup-python's interpreter, its ``site-packages``
+    and its ``bin``), so the shipped ``python -m pip install -r requirements-test.txt``
+    installs into this venv instead, and the tests run from it; the interpreter the gate's
+    own venv was built from stays read-only, so nothing the install or the tests write there
+    can run in a later step. The venv is made, sealed like the install, by the Python first on
+    the command's ``PATH`` (``python -I -m venv --system-site-packages --without-pip``: what an
+    earlier step installed stays importable, and that Python's pip installs into the venv), in
+    a fresh folder under ``RUNNER_TEMP`` (the other user's at ``user``); its output is kept,
+    not shown (no fence needed: none of it reaches the runner), and its last line is named
+    when it fails. Below ``namespace``, without an install command, without a Python on
+    ``PATH`` or with one in a folder the command may write (a venv of the workspace): the
+    request unchanged."""
+    import io
+    import shutil
+    import tempfile
+    from dataclasses import replace
+    from pathlib import Path
+
+    from gate.records.redaction import Redactor
+
+    seal = request.seal
+    if not request.install or seal is None or not seal.namespaced:
+        return request
+    env = dict(os.environ)
+    found = [shutil.which(name, path=env.get("PATH", os.defpath)) for name in TESTS_PYTHONS]
+    python = next((f for f in found if f), None)
+    if python is None or not seal.reads_only(os.path.dirname(python)):
+        return request  # no Python, or one whose folder is writable inside (a venv of the
+        # workspace): the install goes where it would without the seal
+    folder = Path(tempfile.mkdtemp(prefix="gate-tests-venv-",
+                                   dir=env.get("RUNNER_TEMP", "").strip() or None))
+    venv = folder / "venv"
+    try:
+        seal.give(folder)
+        wrapped = seal.wrap([python, "-I", "-m", "venv", "--system-site-packages",
+                             "--without-pip", str(venv)], env)
+        said = io.BytesIO()
+        proc = seal.result(run_command(wrapped.argv, None, said, said, env=wrapped.env))
+    except BaseException:
+        seal.discard(folder)
+        raise
+    if proc.exit_code != 0 or not (venv / "bin" / "python").exists():
+        seal.discard(folder)
+        how = (f"was killed by signal {proc.signal}" if proc.signal is not None
+               else f"exited {proc.exit_code}")
+        lines = said.getvalue().decode("utf-8", "replace").strip().splitlines()
+        last = Redactor.from_env(os.environ).text(lines[-1].strip())[:200] if lines else ""
+        said_last = f" ({last})" if last else ""
+        raise GateInputError(python, "(tests' venv)",
+                             f"{python} -m venv {how}{said_last}: the tests' venv "
+                             "the install goes into at this isolation level could not be "
+                             "made; no stamps written (fix: install the venv module, e.g. "
+                             "apt-get install python3-venv, or use setup-python)")
+    return replace(request, seal=replace(seal, tests_venv=str(venv)))
+
+
+def without_tests_venv(request: Request) -> None:
+    """Remove the tests' venv :func:`with_tests_venv` made, if any."""
+    from pathlib import Path
+
+    if request.seal is not None and request.seal.tests_venv is not None:
+        request.seal.discard(Path(request.seal.tests_venv).parent)
+
+
 def install(request: Request, stdout: IO[bytes], stderr: IO[bytes]) -> None:
     """The request's install command (bash), run sealed as the test command is (the same
     environment rules, reaped, its output fenced, the file commands checked, at the same
