@@ -3,7 +3,9 @@
 (:meth:`gate.testrun.isolation.Seal.wrap`: bubblewrap, and util-linux ``unshare`` where this
 process may) against the same launch unwrapped; and what choosing the level costs
 (:func:`gate.testrun.isolation.observe`: Yama, the bubblewrap probe, the sockets), once per
-``gate stamp``. In this process, interleaved, medians of ``reps`` (at least 30); the 1-minute
+``gate stamp``; and the tests' venv an install gets at that level
+(:func:`gate.testrun.running.with_tests_venv`, made and removed) against the wrapped launch.
+In this process, interleaved, medians of ``reps`` (at least 30); the 1-minute
 load is printed beside each figure.
 """
 
@@ -57,6 +59,7 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
                       note=f"interleaved medians of {reps}; baseline: the same launch "
                            f"unwrapped; load {min(loads):.2f}-{max(loads):.2f}; the wrap "
                            f"alone {statistics.median(ours) - statistics.median(base):+.4f}s")
+        _tests_venv(results, seal, wrapped, reps, by)
     observed: list[float] = []
     for _ in range(reps):
         started = time.perf_counter()
@@ -66,3 +69,42 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
     results.ratio("choosing the level (observe)", statistics.median(observed), launch, None,
                   note=f"medians of {reps}; baseline: one unwrapped launch of `true`; once per "
                        "gate stamp")
+
+
+def _tests_venv(results: Results, seal: object, wrapped: list[str], reps: int, by: str) -> None:
+    """The tests' venv made (sealed) and removed, against one wrapped launch of ``true``."""
+    import shutil
+    from dataclasses import replace
+
+    from gate.testrun import running
+    from gate.testrun.isolation import Seal
+    from gate.testrun.stamping import Request
+
+    assert isinstance(seal, Seal)
+    python = shutil.which("python3")
+    if python is None:
+        say("# isolation: no python3 on PATH: the tests' venv skipped")
+        return
+    seal = replace(seal, read_only=(*seal.read_only, os.path.dirname(python)))
+    request = Request(properties=[], server_class="free-server", out=Path("out"),
+                      root=Path("."), run_ids=[], timeout_codes=(), command=["true"],
+                      install="true", seal=seal)
+
+    def made() -> float:
+        started = time.perf_counter()
+        running.without_tests_venv(running.with_tests_venv(request))
+        return time.perf_counter() - started
+
+    ours: list[float] = []
+    base: list[float] = []
+    loads: list[float] = []
+    made()
+    for _ in range(reps):
+        loads.append(os.getloadavg()[0])
+        ours.append(made())
+        base.append(_once(wrapped))
+    results.ratio(f"the tests' venv ({by}): made sealed and removed", statistics.median(ours),
+                  statistics.median(base), None,
+                  note=f"interleaved medians of {reps}; baseline: one wrapped launch of "
+                       f"`true`; load {min(loads):.2f}-{max(loads):.2f}; once per gate stamp "
+                       "with an install at namespace, when the Python is the tool cache's")
