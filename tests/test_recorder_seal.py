@@ -156,6 +156,27 @@ def test_a_workspace_gate_that_is_the_gates_own_package_is_not_refused(tmp_path:
     assert integrity.shadowing_files([str(package.parent)]) == [str(package / "__init__.py")]
 
 
+def test_with_uses_dot_the_workspaces_gate_the_action_was_copied_from_is_not_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``uses: ./``: the action runs from a copy (requirements/seal.sh place); the workspace's
+    ``gate/`` at the action's origin (GITHUB_ACTION_PATH) is where it came from, not a
+    stand-in; any other ``gate/`` (or one when the action is elsewhere) is still refused."""
+    from gate.errors import GateInputError
+    from gate.testrun import recorder_route
+
+    (tmp_path / "gate").mkdir()
+    (tmp_path / "gate" / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_ACTION_PATH", str(tmp_path))
+    recorder_route.shadowing_refused([tmp_path])
+    monkeypatch.setenv("GITHUB_ACTION_PATH", str(tmp_path / "elsewhere"))
+    with pytest.raises(GateInputError) as caught:
+        recorder_route.shadowing_refused([tmp_path])
+    assert caught.value.source == str(tmp_path / "gate" / "__init__.py")
+    monkeypatch.delenv("GITHUB_ACTION_PATH")
+    with pytest.raises(GateInputError):
+        recorder_route.shadowing_refused([tmp_path])
+
+
 def test_a_pytest_on_the_users_own_pythonpath_is_not_the_workspaces(tmp_path: Path) -> None:
     from gate.testrun import recorder_route
 
