@@ -3,8 +3,27 @@
 # the set-up step before any test runs and checked by every later step of the action before the
 # gate's Python starts. bash and coreutils only: the checker never runs from a tree it checks.
 #
-#   seal.sh record SEAL PYTHON ACTION WORKSPACE MANIFEST POLICY   prints the seal's sha256
-#   seal.sh verify SEAL                                            exit 2 naming what changed
+#   seal.sh place ORIGIN WORKSPACE COPY     prints the folder the action runs from
+#   seal.sh record SEAL PYTHON ACTION ORIGIN SET WORKSPACE MANIFEST POLICY [JOB]
+#                                           prints the seal's sha256
+#   seal.sh verify SEAL                     exit 2 naming what changed
+#   seal.sh later JOB ORIGIN PYTHON SET     a later use of the action in the job: prints the
+#                                           action folder and the venv's python to reuse
+#
+# ORIGIN is the action's folder as the runner has it (GITHUB_ACTION_PATH). `place` prints it,
+# or, when it is the workspace or inside it (`uses: ./`: a test can write it), makes COPY a
+# copy of what the gate's Python runs from (action.yml, requirements/, gate/, schemas/; no
+# bytecode, no symbolic link) before anything runs, and prints COPY: every later step runs
+# the copy, which the seal hashes, and ORIGIN/action.yml (which the runner reads again for a
+# later use) is hashed too.
+#
+# The first use of the action in a job records its seal in the job's environment
+# (GITHUB_ENV: AGENT_PATCH_GATE_JOB_SEAL and _SHA256, which a later step's file commands
+# cannot change: the stamp step finds any write to them, exit 2, and puts the bytes back). A
+# later use's set-up checks that seal (`later`, run from the checked copy in it) before any
+# Python runs: unchanged, the same action folder and base interpreter, and reuses the first
+# use's venv when it needs the same set (else the caller builds a fresh one in a fresh root);
+# its own seal (`record ... JOB`) may then only name roots the first use's did.
 #
 # SEAL is a fresh folder outside the workspace. `record` copies this script into it, links
 # SEAL/pycache to the venv's bytecode folder (written when the venv was built, in its manifest:
@@ -19,7 +38,8 @@
 #             does not exist is `absent PATH` (created later: a difference).
 #   sums      sha256sum of every file under the `hash` roots (the action's folder, the base
 #             interpreter's binary and libpython, the manifest and the policy)
-#   seal.sha256  sha256sum of this script, roots, listing and sums; its own sha256 is what
+#   use       origin, action, base (the interpreter's real path), set and python of this use
+#   seal.sha256  sha256sum of this script, roots, use, listing and sums; its own sha256 is what
 #             `record` prints: the set-up step's output, which no later step can change.
 # The caller of `verify` first checks seal.sha256 against that output and the four files
 # against seal.sha256 (action.yml), then runs the checked copy of this script.
@@ -82,7 +102,8 @@ walk() {
 }
 
 record() {
-  local seal="$1" python="$2" action="$3" workspace="$4" manifest="$5" policy="$6"
+  local seal="$1" python="$2" action="$3" origin="$4" set_name="$5" workspace="$6"
+  local manifest="$7" policy="$8" job="${9:-}"
   # GNU find (-printf) and coreutils (sha256sum --strict, sort -z): Linux runners have them;
   # on macOS, Homebrew's findutils and coreutils with their gnubin folders first on PATH.
   if ! find "$seal" -maxdepth 0 -printf '' 2>/dev/null || ! command -v sha256sum >/dev/null; then
@@ -95,12 +116,13 @@ record() {
   ln -s -- "$(dirname -- "$(dirname -- "$python")")/.gate-pycache" "$seal/pycache"
   # The roots, from the venv's interpreter as the gate's steps run it (-I): its search path,
   # the venv (its bytecode folder in it), the base interpreter (each link on the way to the
-  # binary, and libpython), the action's folder, the manifest and the policy.
-  if ! "$python" -I -B - "$seal" "$action" "$workspace" "$manifest" "$policy" \
-    > "$seal/roots" <<'PY'
+  # binary, and libpython), the action's folder (and ORIGIN/action.yml when the action runs
+  # from a copy), the manifest and the policy.
+  if ! "$python" -I -B - "$seal" "$action" "$origin" "$set_name" "$workspace" "$manifest" \
+    "$policy" > "$seal/roots" <<'PY'
 import os, site, sys, sysconfig
 
-seal, action, workspace, manifest, policy = sys.argv[1:6]
+seal, action, origin, set_name, workspace, manifest, policy = sys.argv[1:8]
 real = os.path.realpath
 lines = []
 
@@ -134,16 +156,16 @@ def named(path):
     chain(path)
 
 
-inside = bool(workspace) and (real(action) + "/").startswith(real(workspace).rstrip("/") + "/")
-# inside: `uses: ./`, the action's files are the pull request's own (docs/threat-model.md)
-if not inside:
-    add("hash", real(action))
+add("hash", real(action))
+if real(origin) != real(action):  # `uses: ./`, run from a copy: the runner reads this again
+    add("hash", os.path.join(real(origin), "action.yml"))
 add("list", seal + "/pycache")
 for path in (manifest, policy):
     if path:
         named(path)
 chain(sys.executable)
-chain(getattr(sys, "_base_executable", sys.executable))
+base = getattr(sys, "_base_executable", sys.executable)
+chain(base)
 if sysconfig.get_config_var("Py_ENABLE_SHARED"):
     libdir, name = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("LDLIBRARY")
     if libdir and name and os.path.lexists(os.path.join(libdir, name)):
@@ -161,15 +183,91 @@ for name in ("site-packages", "dist-packages"):
     if os.path.isdir(path) and not any(k == path or k.startswith(path + "/") for k in kept):
         add("prune", path)
 print("\n".join(lines))
+with open(os.path.join(seal, "use"), "w", encoding="utf-8") as use:
+    use.write(f"origin {real(origin)}\naction {real(action)}\nbase {real(base)}\n"
+              f"set {set_name}\npython {os.path.abspath(sys.executable)}\n")
 PY
   then
     say "the venv's interpreter could not list what the gate's Python runs from (its own lines above say why)"
     exit 2
   fi
+  [ -z "$job" ] || within_first "$seal" "$python" "$job"
   walk "$seal" "$seal/listing" "$seal/files"
   (cd "$seal" && sort -z files | xargs -0 -r sha256sum -- > sums && rm files \
-    && sha256sum -- seal.sh roots listing sums > seal.sha256)
+    && sha256sum -- seal.sh roots use listing sums > seal.sha256)
   sha256sum -- "$seal/seal.sha256" | cut -d' ' -f1
+}
+
+# A later use's roots are the first use's (JOB), but for its own bytecode link and, when it
+# built a fresh venv, that venv: anything else (another manifest, policy or interpreter) was
+# not sealed before the first use's tests ran, which could have written it.
+within_first() {
+  local seal="$1" python="$2" job="$3" kind path
+  local venv first
+  venv="$(dirname -- "$(dirname -- "$python")")"
+  first="$(sed -n 's/^python //p' "$job/use")"
+  first="$(dirname -- "$(dirname -- "$first")")"
+  while IFS=' ' read -r kind path; do
+    [ "$path" != "$seal/pycache" ] || continue
+    if [ "$venv" != "$first" ]; then
+      case "$path/" in "$venv"/*) continue ;; esac
+    fi
+    if ! grep -Fxq -- "$kind $path" "$job/roots"; then
+      say "$(printf '%q' "$path") was not sealed by the first use of the action in this job ($(printf '%q' "$job"), made before its tests ran, which could have written it); fix: give every use of the action in a job the same python, manifest and policy, or use it once per job (stamp and decide in separate jobs)"
+      exit 2
+    fi
+  done < "$seal/roots"
+}
+
+# The folder the action runs from: ORIGIN, or a fresh copy of it when it is in the workspace.
+place() {
+  local origin="$1" workspace="$2" copy="$3" real_origin real_workspace
+  real_origin="$(realpath -e -- "$origin")"
+  real_workspace=""
+  [ -z "$workspace" ] || real_workspace="$(realpath -m -- "$workspace")"
+  case "$real_origin/" in
+    "${real_workspace:-/nonexistent/}"/*) ;;
+    *) printf '%s\n' "$real_origin"; return ;;
+  esac
+  rm -rf -- "$copy"
+  mkdir -m 700 -- "$copy"
+  local part
+  for part in action.yml requirements gate schemas; do
+    if [ -e "$real_origin/$part" ]; then
+      cp -R --no-preserve=ownership -- "$real_origin/$part" "$copy/$part"
+    fi
+  done
+  find "$copy" -name __pycache__ -prune -exec rm -rf -- {} +
+  local link
+  link="$(find "$copy" -type l -print -quit)"
+  if [ -n "$link" ]; then
+    say "$(printf '%q' "$real_origin${link#"$copy"}"): a symbolic link in the action's folder, which is in the workspace (uses: ./): the copy the action runs from holds regular files only; replace the link by the file"
+    exit 2
+  fi
+  printf '%s\n' "$copy"
+}
+
+# A later use of the action in the job: JOB (the first use's seal, its digest checked by the
+# caller) unchanged, this use's action folder and interpreter the first use's; prints the
+# action folder to run from, then the venv's python when SET is the first use's (else empty).
+later() {
+  local job="$1" origin="$2" python="$3" set_name="$4" found
+  verify "$job" "after the first use of the action in this job sealed it"
+  if [ "$(realpath -e -- "$origin")" != "$(sed -n 's/^origin //p' "$job/use")" ]; then
+    say "$(printf '%q' "$origin"): another version of the action than the one used first in this job ($(sed -n 's/^origin //p' "$job/use" | head -c 300)): its folder was not sealed before that use's tests ran, which could have written it; fix: use one version of the action in a job, or use it in separate jobs"
+    exit 2
+  fi
+  found="$(command -v -- "$python" || true)"
+  if [ -z "$found" ] || [ "$(realpath -e -- "$found")" != "$(sed -n 's/^base //p' "$job/use")" ]; then
+    say "the python input ($(printf '%q' "$python")) is not the interpreter the first use of the action in this job sealed ($(sed -n 's/^base //p' "$job/use" | head -c 300)); fix: give every use of the action in a job the same python, or use it in separate jobs"
+    exit 2
+  fi
+  sed -n 's/^action //p' "$job/use"
+  if [ "$(sed -n 's/^set //p' "$job/use")" = "$set_name" ]; then
+    sed -n 's/^python //p' "$job/use"
+  else
+    echo
+  fi
 }
 
 # The first path of two NUL-separated sorted listings that differs, and how.
@@ -191,27 +289,29 @@ first_difference() {
 }
 
 verify() {
-  local seal="$1" now
+  local seal="$1" when="${2:-after the set-up step}" now
   now="$(mktemp "$seal/listing.XXXXXXXX")"
   walk "$seal" "$now"
   if ! cmp -s -- "$seal/listing" "$now"; then
     local what
     what="$(first_difference "$seal/listing" "$now")"
     rm -f -- "$now"
-    say "$what after the set-up step: a test step changed the action's environment (the action's folder, its venv, the interpreter it was built from, the manifest or the policy); refusing to run the gate's Python"
+    say "$what $when: a test step changed the action's environment (the action's folder, its venv, the interpreter it was built from, the manifest or the policy); refusing to run the gate's Python"
     exit 2
   fi
   rm -f -- "$now"
   local failed
   if ! failed="$(cd "$seal" && sha256sum --check --strict --quiet sums 2>&1)"; then
     failed="$(head -n1 <<< "$failed")"
-    say "$(printf '%q' "${failed%: *}")'s content was changed after the set-up step: a test step changed the action's environment; refusing to run the gate's Python"
+    say "$(printf '%q' "${failed%: *}")'s content was changed $when: a test step changed the action's environment; refusing to run the gate's Python"
     exit 2
   fi
 }
 
 case "${1:-}" in
+  place) shift; place "$@" ;;
   record) shift; record "$@" ;;
   verify) shift; verify "$@" ;;
-  *) say "usage: seal.sh record SEAL PYTHON ACTION WORKSPACE MANIFEST POLICY | verify SEAL"; exit 2 ;;
+  later) shift; later "$@" ;;
+  *) say "usage: seal.sh place ORIGIN WORKSPACE COPY | record SEAL PYTHON ACTION ORIGIN SET WORKSPACE MANIFEST POLICY [JOB] | verify SEAL | later JOB ORIGIN PYTHON SET"; exit 2 ;;
 esac

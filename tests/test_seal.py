@@ -293,7 +293,7 @@ def test_bytecode_planted_in_the_actions_pycache_is_never_read(sealed: Path) -> 
         cache.unlink()
 
 
-@pytest.mark.parametrize("part", ["seal.sh", "listing", "sums", "roots", "seal.sha256"])
+@pytest.mark.parametrize("part", ["seal.sh", "listing", "sums", "roots", "use", "seal.sha256"])
 def test_a_changed_seal_is_refused(sealed: Path, part: str) -> None:
     """The seal's own files lie outside the workspace but a test can write them: each is
     checked against the set-up step's output first, before the checked checker runs."""
@@ -374,7 +374,8 @@ def test_without_gnu_find_and_sha256sum_the_set_up_stops_saying_so(tmp_path: Pat
     seal = tmp_path / "seal"
     seal.mkdir()
     done = subprocess.run(["/bin/bash", str(ROOT / "requirements" / "seal.sh"), "record",
-                           str(seal), sys.executable, str(ROOT), "", "", ""],
+                           str(seal), sys.executable, str(ROOT), str(ROOT), "stamp", "", "",
+                           ""],
                           env={"PATH": str(bin_dir)}, capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode == 2, done.stderr
