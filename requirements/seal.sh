@@ -180,7 +180,8 @@ for top in sorted({real(t) if os.path.exists(t) else os.path.abspath(t) for t in
             add("list", top)
 for name in ("site-packages", "dist-packages"):
     path = os.path.join(real(stdlib), name)
-    if os.path.isdir(path) and not any(k == path or k.startswith(path + "/") for k in kept):
+    # pruned whether or not it exists yet: a test may make it and install there (issue 27)
+    if not any(k == path or k.startswith(path + "/") for k in kept):
         add("prune", path)
 print("\n".join(lines))
 with open(os.path.join(seal, "use"), "w", encoding="utf-8") as use:

@@ -266,6 +266,41 @@ def test_the_planted_code_runs_in_the_venvs_python_under_dash_i(
     assert len(_markers(sealed)) == 1
 
 
+def test_an_install_into_the_base_interpreters_site_packages_neither_stops_nor_runs(
+        sealed: Path) -> None:
+    """Below ``namespace`` a test may install into the interpreter the venv was built from
+    (its ``site-packages``: the job's user's on a hosted runner): the seal leaves that folder
+    out, so the sign step still runs, and the venv (no system site-packages) never imports
+    from it, so a ``sitecustomize.py`` or ``.pth`` planted there does not run in the sign
+    step (issue 27: the tests' own install may go there; nothing of it may run beside the
+    key)."""
+    exe = next((sealed / "py" / "bin").iterdir())
+    site = Path(subprocess.run([str(exe), "-I", "-c", "import sysconfig; print(sysconfig."
+                                "get_paths()['purelib'])"], capture_output=True, text=True,
+                               check=True).stdout.strip())
+    assert site.is_relative_to(sealed / "py")
+    made = not site.exists()
+    site.mkdir(parents=True, exist_ok=True)
+    planted = [site / "sitecustomize.py", site / "zzz_gate.pth", site / "installed_pkg.py"]
+    planted[0].write_text(MARKER, encoding="utf-8")
+    planted[1].write_text("import os; exec(" + repr(MARKER) + ")\n", encoding="utf-8")
+    planted[2].write_text("X = 1\n", encoding="utf-8")
+    try:
+        done = _sign(sealed)
+        after_sign = _markers(sealed)
+        venv = (_venv(sealed) / "pyvenv.cfg").read_text()
+        # the control: the interpreter itself runs them (any step running it would)
+        subprocess.run([str(exe), "-I", "-c", "pass"], env=_env(sealed), check=True, timeout=60)
+    finally:
+        for path in planted:
+            path.unlink()
+        if made:
+            shutil.rmtree(site)
+    assert "include-system-site-packages = false" in venv
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert after_sign == [] and len(_markers(sealed)) == 1  # the control's run, not the sign
+
+
 def test_bytecode_planted_in_the_actions_pycache_is_never_read(sealed: Path) -> None:
     """A ``.pyc`` a test compiles from its own source, stamped with the real source's size and
     modification time, is what a plain ``-I`` interpreter imports; the steps run with
