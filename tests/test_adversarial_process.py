@@ -135,3 +135,44 @@ def test_a_forged_annotation_written_to_a_file_command_is_quoted_inert(tmp_path:
         if not fence.fullmatch(line):
             assert "##[" not in line and not line.lstrip().startswith("::"), line
     assert not (tmp_path / "out").exists()
+
+
+@needs_user
+@pytest.mark.parametrize("how", ["folder made read-only", "file replaced by a locked folder"])
+def test_a_file_command_the_test_locks_is_still_put_back(shared_folder: Path, how: str) -> None:
+    """The runner applies a step's ``GITHUB_ENV`` after it whatever its result: the gate's
+    refusal (no stamps) only helps when the gate puts the file back. A test appended
+    ``NODE_OPTIONS=--require …`` and then made the put-back fail (its user may: ``chmod`` the
+    runner's folder read-only, or put a folder with a read-only folder inside where the file
+    was): the gate said "it could not be put back", and the job's later steps (the action's
+    own "Upload why no stamps came", another action's post step: node, with the runtime token
+    and, with ``id-token: write``, the OIDC request) ran the test's code (on the code before).
+    Nothing the command started is left when the gate puts it back, so it restores the modes
+    its user may restore."""
+    temp = shared_folder / "_temp"
+    commands = temp / "_runner_file_commands"
+    commands.mkdir(parents=True)
+    env_file = commands / "set_env_1"
+    env_file.write_text("KEEP=1\n")
+    for path in (temp, commands, env_file):
+        os.chown(path, sealed.UID, sealed.GID)
+    if how == "folder made read-only":
+        attack = ('f=$(ls -d "$RUNNER_TEMP"/_runner_file_commands/set_env_*); '
+                  'echo "NODE_OPTIONS=--require=/tmp/x.js" >> "$f"; '
+                  'chmod 555 "$RUNNER_TEMP"/_runner_file_commands')
+    else:
+        attack = ('f=$(ls -d "$RUNNER_TEMP"/_runner_file_commands/set_env_*); '
+                  'rm "$f"; mkdir -p "$f/locked/in"; echo x > "$f/locked/in/x"; '
+                  'chmod 555 "$f/locked/in" "$f/locked"')
+    junit = shared_folder / "junit.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server", "--isolation", "none",
+            "--junit", str(junit), "--out", str(shared_folder / "stamps"), "--", "bash", "-c",
+            f"cp {EXAMPLES / 'junit' / 'free-server.xml'} {junit}; {attack}"]
+    done = sealed.run_as_user(gate, shared_folder, sealed.user_env(
+        shared_folder, RUNNER_TEMP=str(temp), GITHUB_ENV=str(env_file)))
+    assert done.returncode == 2, done.stderr
+    assert "(put back as it was)" in done.stderr, done.stderr
+    assert env_file.read_text() == "KEEP=1\n"  # what the runner applies after the step
+    assert not (shared_folder / "stamps").exists() or not any(
+        (shared_folder / "stamps").iterdir())

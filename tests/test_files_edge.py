@@ -62,6 +62,17 @@ ALLOWED: dict[tuple[str, str], str] = {
         "reads the runner's file commands by descriptor (O_NOFOLLOW, O_NONBLOCK, bounded) "
         "to compare them byte for byte: never writes, and files.py has no reader that "
         "keeps the identity it compares",
+    ("gate/testrun/file_commands.py", "restore"):
+        "puts a runner's file command back as it was after the command (a temporary file "
+        "beside it renamed over it, or what appeared in the runner's folder removed): the "
+        "runner applies a failed step's file commands too, so this must overwrite, which "
+        "files.py's writers never do",
+    ("gate/testrun/file_commands.py", "_truncated"):
+        "cuts a runner's file command that only grew back to its bytes in place, by "
+        "descriptor (O_NOFOLLOW, O_NONBLOCK, fstat-checked): no new space needed",
+    ("gate/testrun/isolation.py", "_parent"):
+        "reads /proc/PID/stat of the gate's ancestors (kernel pseudo-files) to find the "
+        "runner's folder",
     ("gate/testrun/integrity.py", "installed_code"):
         "runs inside the user's pytest (gate.records is not importable there): reads the "
         "installed pytest/Hypothesis source it compares the live objects against",

@@ -131,16 +131,54 @@ def what_changed(before: Seen, after: Seen) -> str | None:
     return f"its bytes changed ({len(before.data)} -> {len(after.data)} bytes)"
 
 
+def _writable(folder: str) -> None:
+    """Give this process's user back the right to change ``folder`` (a folder of its own,
+    never followed through a link): a test of the same user may have taken it away
+    (``chmod 555``), and nothing the command started is left when the gate puts things back."""
+    with contextlib.suppress(OSError):
+        status = os.lstat(folder)
+        if stat.S_ISDIR(status.st_mode) and status.st_uid == os.geteuid():
+            os.chmod(folder, stat.S_IMODE(status.st_mode) | stat.S_IRWXU)
+
+
+def _unlock(path: str) -> None:
+    """:func:`_writable` for the folder ``path`` and every folder below it (links not
+    followed), so that it can be removed whole."""
+    _writable(path)
+    for top, folders, _ in os.walk(path):
+        for name in folders:
+            _writable(os.path.join(top, name))
+
+
+def _truncated(path: str, before: Seen) -> bool:
+    """A regular file that only grew past ``before``'s bytes, cut back to them in place (no
+    new space needed: a test may have filled the disk); False when it is not such a file."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "r+b") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        if handle.read(len(before.data)) != before.data:
+            return False
+        handle.truncate(len(before.data))
+    return True
+
+
 def restore(path: str, before: Seen) -> bool:
-    """Put ``path`` back as ``before`` saw it when that can be done: a file whose bytes were
-    kept is written anew (a temporary file renamed over whatever stands there now), a path
-    that was absent is removed. False when it cannot (a folder, a link, a file larger than
-    :data:`KEPT`, an error)."""
+    """Put ``path`` back as ``before`` saw it when that can be done: a file that only grew is
+    cut back in place, another file whose bytes were kept is written anew (a temporary file
+    renamed over whatever stands there now), a path that was absent is removed; the rights a
+    test of the same user took away (a folder made read-only) are given back first. False
+    when it cannot (a folder, a link, a file larger than :data:`KEPT`, an error)."""
     import shutil
     import tempfile
 
     try:
+        _writable(os.path.dirname(path) or ".")
         if os.path.isdir(path) and not os.path.islink(path) and before.kind != "folder":
+            _unlock(path)
             shutil.rmtree(path)
         if before.kind == "absent":
             with contextlib.suppress(FileNotFoundError):
@@ -148,6 +186,8 @@ def restore(path: str, before: Seen) -> bool:
             return True
         if before.kind != "file" or before.digest is not None:
             return False
+        if _truncated(path, before):
+            return True
         fd, staged = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".restore-")
         with os.fdopen(fd, "wb") as handle:
             handle.write(before.data)
