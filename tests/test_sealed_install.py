@@ -62,7 +62,7 @@ def test_the_fence_holds_every_line_of_the_command() -> None:
     result = running.run_command(["bash", "-c", FORGER + "; env"], 30, out, out, fence=True)
     assert result.exit_code == 0
     text = out.getvalue().decode()
-    commands = runner_commands(text)
+    commands = [c for c in runner_commands(text) if not c.startswith("add-mask:")]
     assert len(commands) == 1 and commands[0].startswith("stop-commands:")
     token = commands[0].split(":", 1)[1]
     assert re.fullmatch(r"[0-9a-f]{32}", token)
@@ -71,6 +71,32 @@ def test_the_fence_holds_every_line_of_the_command() -> None:
     second = io.BytesIO()
     running.run_command(["true"], 30, second, second, fence=True)
     assert token not in second.getvalue().decode()  # fresh per run
+
+
+def test_the_secret_values_the_command_can_print_are_masked_before_the_fence() -> None:
+    """Issue 29: a test that prints ``os.environ`` (a failing assertion on it) puts the job's
+    secret-named variables in the log; the runner masks them once the gate registered them
+    (``::add-mask::``, before the fence: inside it no command is read)."""
+    key = ("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIBtuslyZjluF5gqT7QoLIpOfMsd9uT\n"
+           "-----END PRIVATE KEY-----\n")
+    env = {**os.environ, "MY_SERVICE_TOKEN": "tok-7f3a9c1e2b", "DEPLOY_PASSWORD": "pw%91c2e7aa",
+           "DEPLOY_KEY": key, "SHORT_TOKEN": "true", "PLAIN": "not-a-secret-value"}
+    out = io.BytesIO()
+    running.run_command(["bash", "-c", "env; echo '::add-mask::gate'"], 30, out, out,
+                        env=env, fence=True)
+    commands = runner_commands(out.getvalue().decode())
+    masked = {unescape(c.split(":", 1)[1]) for c in commands if c.startswith("add-mask:")}
+    assert {"tok-7f3a9c1e2b", "pw%91c2e7aa", "MC4CAQAwBQYDK2VwBCIEIBtuslyZjluF5gqT7QoLIpOfMsd9uT",
+            "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"} <= masked
+    assert not {"true", "not-a-secret-value", "gate"} & masked  # short, not secret, the command's
+    assert all("\n" not in m for m in masked)
+    assert commands.index(next(c for c in commands if c.startswith("stop-commands:"))) == len(
+        commands) - 1  # every mask before the fence
+
+
+def unescape(data: str) -> str:
+    """The runner's ``UnescapeData``."""
+    return data.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
 
 
 def test_without_the_fence_the_lines_are_commands() -> None:

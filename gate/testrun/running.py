@@ -19,6 +19,7 @@ from typing import IO, Any, Protocol
 
 from gate.decide import outcome
 from gate.errors import GateInputError
+from gate.records.redaction import Redactor
 from gate.testrun import file_commands, reaping, withheld
 from gate.testrun.stamping import Request
 
@@ -93,7 +94,7 @@ def run_command(
     watched = file_commands.snapshot(environment)
     with contextlib.ExitStack() as stack:
         if fence:
-            stack.enter_context(fenced(stdout))
+            stack.enter_context(fenced(stdout, Redactor.from_env(environment).secrets))
         spared = stack.enter_context(reaping.subreaper()) if reaping.can_reap() else None
         killed: list[reaping.Killed] = []
         try:
@@ -106,17 +107,32 @@ def run_command(
     return result
 
 
+def mask_commands(values: Sequence[str]) -> str:
+    """``::add-mask::VALUE`` for each one-line value, escaped as the runner unescapes a
+    command's data (so a value is always one command on one line); a multi-line value is
+    masked through its lines, which :func:`gate.records.redaction.secret_values` lists."""
+    return "".join("::add-mask::" + v.replace("%", "%25").replace("\r", "%0D") + "\n"
+                   for v in values if v.strip() and "\n" not in v and "\r" not in v)
+
+
 @contextlib.contextmanager
-def fenced(sink: IO[bytes]) -> Iterator[None]:
+def fenced(sink: IO[bytes], masks: Sequence[str] = ()) -> Iterator[None]:
     """The runner's workflow commands stopped while the block runs: ``::stop-commands::TOKEN``
     before, ``::TOKEN::`` after on a line of its own, ``TOKEN`` fresh (``secrets.token_hex``)
     and written only to ``sink`` (the gate's own output, which the command cannot read: the
-    gate is not dumpable meanwhile). The gate's own buffered lines go out first."""
+    gate is not dumpable meanwhile). The gate's own buffered lines go out first.
+
+    ``masks``: secret values of the command's environment (the job's secret-named variables,
+    :mod:`gate.records.redaction`), registered with the runner by ``::add-mask::`` before the
+    fence, so the command's own output shows them as ``***`` in the log (issue 29: a failing
+    assertion on ``os.environ`` prints them; the stamps and every later sink are masked by
+    the gate itself)."""
     import secrets
 
     token = secrets.token_hex(16)
     sys.stdout.flush()
     sys.stderr.flush()
+    sink.write(mask_commands(masks).encode("utf-8", "surrogateescape"))
     sink.write(f"::stop-commands::{token}\n".encode("ascii"))
     sink.flush()
     try:
