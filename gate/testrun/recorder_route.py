@@ -19,6 +19,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records.files import canonical_json, write_once
 from gate.records.redaction import Redactor
+from gate.testrun.blame import _in_repository, import_blame
 from gate.testrun.channel import ResultsChannel, disagreement
 from gate.testrun.running import run_command
 from gate.testrun.stamping import (
@@ -100,73 +101,6 @@ def pytest_said(text: str) -> str:
         picked.append(lines[-1])
     said = Redactor.from_env(os.environ).text("; ".join(dict.fromkeys(picked)))
     return said if len(said) <= SAID_CHARS else said[:SAID_CHARS - 1] + "…"
-
-
-_FRAME = re.compile(r"^(?P<path>[^\s:][^:]*\.py):(?P<line>\d+): in ")
-_NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '(?P<name>[^']+)'")
-_NO_NAME = re.compile(r"cannot import name '[^']+' from '[^']+' \((?P<path>[^)]+)\)")
-
-
-def _in_repository(path: str, root: Path) -> str | None:
-    """``path`` (as pytest printed a frame's file) relative to ``root`` when it is a file of the
-    repository: not outside it, and not an installed package inside it (a venv's
-    ``site-packages``)."""
-    given = Path(path)
-    full = given if given.is_absolute() else root / given
-    try:
-        relative = full.resolve().relative_to(root.resolve())
-    except (OSError, ValueError):
-        return None
-    if {"site-packages", "dist-packages"} & set(relative.parts) or not full.is_file():
-        return None
-    return relative.as_posix()
-
-
-def _provides(root: Path, module: str) -> bool:
-    """Does the repository hold the top-level package or module of ``module`` (at the root or
-    under ``src/``)?"""
-    top = module.split(".")[0]
-    return any((base / top).is_dir() or (base / f"{top}.py").is_file()
-               for base in (root, root / "src"))
-
-
-def import_blame(stderr_text: str, root: Path) -> str | None:
-    """When a ``conftest.py`` failed to import because a file of the repository raised (the
-    patch broke importing it), the words naming that file; None when the cause is outside the
-    repository (a package the job did not install), which is the configuration's to fix.
-
-    Read from pytest's own traceback under ``ImportError while loading conftest``: its deepest
-    frame and its ``E`` line. A module the repository does not provide (``No module named``)
-    or a name missing from an installed package (``cannot import name … (path)``) outside it
-    is not the patch's; anything else raised while a repository file ran is."""
-    lines = stderr_text.split("\n")
-    starts = [i for i, line in enumerate(lines)
-              if line.startswith("ImportError while loading conftest")]
-    if not starts:
-        return None
-    frames: list[tuple[str, str]] = []
-    raised = ""
-    for line in lines[starts[-1] + 1:]:
-        if (frame := _FRAME.match(line)) is not None:
-            frames.append((frame["path"], frame["line"]))
-        elif line.startswith("E   "):
-            raised = raised or line[4:].strip()
-    if not frames or not raised:
-        return None
-    missing = _NO_MODULE.search(raised)
-    if missing is not None and not _provides(root, missing["name"]):
-        return None
-    elsewhere = _NO_NAME.search(raised)
-    if elsewhere is not None and _in_repository(elsewhere["path"], root) is None:
-        return None
-    path, line = frames[-1]
-    where = _in_repository(path, root)
-    if where is None:
-        return None
-    shown = raised if len(raised) <= SAID_CHARS else raised[:SAID_CHARS - 1] + "…"
-    return (f"the patch breaks importing {where} (line {line}: {shown}), which the tests' "
-            "conftest.py imports: no test could run, so no stamp is written; fix that file "
-            "(this is the code under test failing, not the job's configuration)")
 
 
 #: Lines only pytest writes (its header, collection, failure headers, summaries, its own
