@@ -183,6 +183,24 @@ def collection_error() -> dict[str, Any]:
     return _report(_loaded(*s), [])
 
 
+def import_broken() -> dict[str, Any]:
+    """A patch raised ImportError in a package module every test file imports (issue 29 item 4,
+    priority 2.0.0 under act): both classes' collection fails the same way, and the stamps'
+    notes name the module (gate.testrun.blame.collection_blame)."""
+    from gate.decide import outcome
+
+    note = outcome.collection_note(
+        ["tests.test_props"], pytest_route=True,
+        blame="the patch breaks importing src/props/core.py (line 9: ImportError: broken), "
+              "which tests/test_props.py imports: fix that file (the code under test fails "
+              "to import, not the job's configuration)")
+    s: list[dict[str, Any]] = []
+    for i, test in enumerate(COLLECTION_TESTS):
+        s += [_junit(test, 10 * (i + 1), cls, "resource_exit", f"{cls[0]}-{i}", exit_code=2,
+                     note=note) for cls in (LOCAL, FREE)]
+    return _report(_loaded(*s), [])
+
+
 def junit_route() -> dict[str, Any]:
     """What the action's stamp mode gives today (JUnit, no sampler file): a red in both
     classes, a free-server red and a green, all without digests."""

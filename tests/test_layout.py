@@ -299,7 +299,7 @@ RECORDER = "gate.testrun.recorder"
 #: The only project modules the recorder may reach, and the third-party packages they may use.
 RECORDER_MAY_REACH = {"gate", "gate.errors", "gate.testrun", "gate.testrun.recorder",
                       "gate.testrun.cases", "gate.testrun.hypothesis_card",
-                      "gate.testrun.integrity"}
+                      "gate.testrun.integrity", "gate.testrun.blame"}
 RECORDER_THIRD_PARTY = {"pytest", "_pytest", "hypothesis"}
 
 

@@ -289,6 +289,41 @@ def test_a_pytest_usage_error_is_named_with_its_fix(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(("broken", "said"), [
+    ("ledgerlib.py", "did not run: the test collection failed (hypo_props): the patch breaks "
+     "importing ledgerlib.py (line {line}: ImportError: broken by the patch), which "
+     "hypo_props.py imports: fix that file (the code under test fails to import, not the "
+     "job's configuration)"),
+    ("hypo_props.py", "did not run: the test collection failed (hypo_props): the patch breaks "
+     "importing hypo_props.py (line {line}: ImportError: broken by the patch): fix that file"),
+])
+def test_a_repository_module_that_breaks_a_test_files_import_is_named_as_the_patchs(
+        tmp_path: Path, broken: str, said: str) -> None:
+    """Issue 29 item 4, as a newcomer hit it on priority 2.0.0 under act: ``raise ImportError``
+    in a package module the test file imports (no conftest.py) was "the test collection failed
+    (test.test_priority)" in every stamp, with no word that the patch broke that module."""
+    workspace(tmp_path, {"draws": 1})
+    target = tmp_path / broken
+    text = target.read_text() + "raise ImportError('broken by the patch')\n"
+    target.write_text(text)
+    done = stamp(tmp_path, "out", *pytest_argv())
+    assert done.returncode == 0, done.stdout + done.stderr
+    (one,) = read_stamps(tmp_path / "out").values()
+    said = said.format(line=text.count("\n"))
+    assert one["outcome"] == "resource_exit" and one["note"].startswith(said), one["note"]
+
+
+def test_a_test_file_that_imports_a_missing_package_is_not_blamed_on_the_patch(
+        tmp_path: Path) -> None:
+    workspace(tmp_path, {"draws": 1})
+    target = tmp_path / "hypo_props.py"
+    target.write_text("import no_such_package_xyz\n" + target.read_text())
+    done = stamp(tmp_path, "out", *pytest_argv())
+    assert done.returncode == 0, done.stdout + done.stderr
+    (one,) = read_stamps(tmp_path / "out").values()
+    assert one["note"] == "did not run: the test collection failed (hypo_props)"
+
+
 def test_a_pytest_internal_error_before_the_session_is_named(tmp_path: Path) -> None:
     """Exit 3: a conftest.py's pytest_configure raises before the recorder's runs."""
     workspace(tmp_path, {"draws": 1})

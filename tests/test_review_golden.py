@@ -54,7 +54,7 @@ CASES = {"all-green": g.all_green, "one-of-each": g.one_of_each,
          "junit-route": g.junit_route, "frozen-open": g.frozen_open,
          "health-check": g.health_check, "renamed-test": g.renamed_test,
          "judge-files": g.judge_files, "judge-files-unlisted": g.judge_files_unlisted,
-         "deadline-allowlisted": g.deadline_allowlisted}
+         "deadline-allowlisted": g.deadline_allowlisted, "import-broken": g.import_broken}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

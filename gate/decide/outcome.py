@@ -150,6 +150,10 @@ def hypothesis_note(errors: Sequence[str]) -> str:
 #: exit status 2). Deterministic, so the reviewer is told to fix the collection, not to re-run
 #: (:mod:`gate.github.review` looks for this phrase).
 COLLECTION_NOTE = "the test collection failed"
+#: How the words naming a repository module whose import broke a test file's collection start
+#: (:func:`gate.testrun.blame.collection_blame`, appended to :func:`collection_note`; the gate
+#: job's next step looks for it).
+BREAKS_IMPORTING = "the patch breaks importing "
 #: The note of row 6 when nothing more is known (a report without the property's testcase).
 NOT_IN_REPORT = "not in JUnit report"
 
@@ -169,10 +173,13 @@ def _prefix(pytest_route: bool) -> str:
     return DID_NOT_RUN if pytest_route else NOT_IN_REPORT
 
 
-def collection_note(failed: Sequence[str], pytest_route: bool = False) -> str:
-    """Row 6's note when the report names test files that failed to collect."""
+def collection_note(failed: Sequence[str], pytest_route: bool = False,
+                    blame: str | None = None) -> str:
+    """Row 6's note when the report names test files that failed to collect; ``blame``: the
+    words naming the repository module whose import broke the first of them, when one did."""
     shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")
-    return f"{_prefix(pytest_route)}: {COLLECTION_NOTE} ({shown})"
+    return (f"{_prefix(pytest_route)}: {COLLECTION_NOTE} ({shown})"
+            + (f": {blame}" if blame else ""))
 
 
 def module_not_collected_note(module: str) -> str:
@@ -259,6 +266,7 @@ def not_matched(
     seen: str,
     collection_errors: Sequence[str] = (),
     pytest_route: bool = False,
+    collection_blame: str | None = None,
 ) -> Outcome:
     """Row 6: a selector that matches no test case of a report that was written. The one place
     that decides "a typo, or a test that did not run" (issue 14 class 8), for every route.
@@ -293,7 +301,8 @@ def not_matched(
     if not names and not pytest_route:
         return early or Outcome(RESOURCE_EXIT, 6, NOT_IN_REPORT)
     if collection_errors:
-        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors, pytest_route))
+        return Outcome(RESOURCE_EXIT, 6, collection_note(collection_errors, pytest_route,
+                                                         collection_blame))
     module = module_of(classname)
     if pytest_route and seen == NOT_COLLECTED:
         if module and not any(c == module or c.startswith(module + ".") for c, _ in names):
@@ -351,6 +360,7 @@ def from_junit(
     hypothesis_errors: Sequence[str] = (),
     collection_errors: Sequence[str] = (),
     pytest_route: bool = False,
+    collection_blame: str | None = None,
 ) -> Outcome:
     """Rows 1-13 of the second table, for one property.
 
@@ -364,7 +374,7 @@ def from_junit(
     if report_found and not matches:
         return not_matched(proc, timeout_codes, classname=classname, name=name, names=names,
                            seen=seen, collection_errors=collection_errors,
-                           pytest_route=pytest_route)
+                           pytest_route=pytest_route, collection_blame=collection_blame)
     early = _run_level(proc, timeout_codes)
     if early is not None:
         return early

@@ -299,6 +299,11 @@ def _class_step(c: t.ClassCause, first: bool, view: View) -> str | None:
     """A run that did not finish: what to do in its class (None: said already)."""
     cls = markdown.inline(c.server_class)
     match c.kind:
+        case t.Stuck.COLLECTION if c.blame:
+            where = log_link(view, f"the {c.server_class} stamp job's log")
+            return (f"**Next step ({cls}):** {markdown.inline(c.blame, TEXT_CHARS)}; {where} "
+                    "has pytest's traceback. A re-run fails the same way: push the fix, and "
+                    "both stamp jobs run again on the new commit.")
         case t.Stuck.COLLECTION:
             files = markdown.inline(c.files if c.files is not None else "a test file",
                                     TEXT_CHARS)

@@ -238,7 +238,7 @@ def entry_expiry(pair: Pair, now: int, max_days: int) -> int:
 #: A state machine's falsifying example opens with its header and ``state = Machine()``.
 _MACHINE = re.compile(r"\A(?:Failing|Falsifying) [^\n]*<state machine>\n"
                       r"state = ([A-Za-z_]\w*)\(\)$", re.M)
-_UNCOLLECTED = re.compile(re.escape(outcomes.COLLECTION_NOTE) + r" \((.*)\)$")
+_UNCOLLECTED = re.compile(re.escape(outcomes.COLLECTION_NOTE) + r" \(([^()]*)\)(?=$|: )")
 
 
 @dataclass(frozen=True)
@@ -318,6 +318,7 @@ class ClassCause:
     detail: str  # the stamp's words alone
     plain: str  # as the one-paragraph sinks say it
     files: str | None  # a collection failure: the files that failed to collect
+    blame: str | None  # a collection failure: the repository module whose import broke it
     exit_code: int | None
     collected_by: str | None  # a collection failure: a class whose run collected the test
     both_not_collected: bool  # the test was not collected in any class
@@ -413,6 +414,13 @@ class Told:
     log_step: bool  # the log line carries the next step (a run that did not finish)
 
 
+def _blame(run: Run, kind: Stuck | None) -> str | None:
+    """A collection failure's words naming the repository module whose import broke it."""
+    note = str(run.note or "")
+    start = note.find(outcomes.BREAKS_IMPORTING)
+    return note[start:] if kind is Stuck.COLLECTION and start >= 0 else None
+
+
 def _class_cause(run: Run, pair: Pair) -> ClassCause:
     kind = stuck_kind(run)
     found = _UNCOLLECTED.search(run.note or "") if kind is Stuck.COLLECTION else None
@@ -423,7 +431,8 @@ def _class_cause(run: Run, pair: Pair) -> ClassCause:
                 if _no_report(run) else cause(run, kind is None)))
     return ClassCause(
         server_class=run.server_class, kind=kind, cause=cause(run), detail=cause(run, False),
-        plain=plain, files=found.group(1) if found else None, exit_code=exit_code_of(run),
+        plain=plain, files=found.group(1) if found else None, blame=_blame(run, kind),
+        exit_code=exit_code_of(run),
         collected_by=others[0] if others else None,
         both_not_collected=all(stuck_kind(r) is Stuck.NOT_COLLECTED for r in pair.runs),
         other_passed=any(r is not run and r.outcome == "pass" for r in pair.runs))

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-record', 'recorder-results')
-SCHEMA_SHA256 = "ef77e089363e20ad60350edf3d31a8570e9489bd6498bdf3c5d0fa4080b29779"
+SCHEMA_SHA256 = "d34652992373fe65dedcb9e24e536c21531c2d956a8177de5d90cb0a60e79fbf"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -235,6 +235,28 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                 data__hypothesis_item_item_len = len(data__hypothesis_item_item)
                                 if data__hypothesis_item_item_len > 100000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__hypothesis_item_item, name="" + (name_prefix or "data") + ".hypothesis[{data__hypothesis_x}][{data__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
+        if "blame" in data_keys:
+            data_keys.remove("blame")
+            data__blame = data["blame"]
+            data__blame_any_of_count3 = 0
+            if not data__blame_any_of_count3:
+                try:
+                    if not (data__blame is None):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".blame must be null", value=data__blame, name="" + (name_prefix or "data") + ".blame", rule='type')
+                    data__blame_any_of_count3 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__blame_any_of_count3:
+                try:
+                    if not (isinstance(data__blame, str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".blame must be string", value=data__blame, name="" + (name_prefix or "data") + ".blame", rule='type')
+                    if isinstance(data__blame, str):
+                        data__blame_len = len(data__blame)
+                        if data__blame_len > 2000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".blame must be shorter than or equal to 2000 characters", value=data__blame, name="" + (name_prefix or "data") + ".blame", rule='maxLength')
+                    data__blame_any_of_count3 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__blame_any_of_count3:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".blame cannot be validated by any definition", value=data__blame, name="" + (name_prefix or "data") + ".blame", rule='anyOf')
         if "plugins" in data_keys:
             data_keys.remove("plugins")
             data__plugins = data["plugins"]
@@ -333,31 +355,31 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                 if "hypothesis" in data_item_keys:
                     data_item_keys.remove("hypothesis")
                     data_item__hypothesis = data_item["hypothesis"]
-                    data_item__hypothesis_any_of_count3 = 0
-                    if not data_item__hypothesis_any_of_count3:
+                    data_item__hypothesis_any_of_count4 = 0
+                    if not data_item__hypothesis_any_of_count4:
                         try:
                             if not (data_item__hypothesis is None):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].hypothesis".format(**locals()) + " must be null", value=data_item__hypothesis, name="" + (name_prefix or "data") + "[{data_x}].hypothesis".format(**locals()) + "", rule='type')
-                            data_item__hypothesis_any_of_count3 += 1
+                            data_item__hypothesis_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__hypothesis_any_of_count3:
+                    if not data_item__hypothesis_any_of_count4:
                         try:
                             validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_hypothesis(data_item__hypothesis, custom_formats, (name_prefix or "data") + "[{data_x}].hypothesis".format(**locals()))
-                            data_item__hypothesis_any_of_count3 += 1
+                            data_item__hypothesis_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__hypothesis_any_of_count3:
+                    if not data_item__hypothesis_any_of_count4:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].hypothesis".format(**locals()) + " cannot be validated by any definition", value=data_item__hypothesis, name="" + (name_prefix or "data") + "[{data_x}].hypothesis".format(**locals()) + "", rule='anyOf')
                 if "failure" in data_item_keys:
                     data_item_keys.remove("failure")
                     data_item__failure = data_item["failure"]
-                    data_item__failure_any_of_count4 = 0
-                    if not data_item__failure_any_of_count4:
+                    data_item__failure_any_of_count5 = 0
+                    if not data_item__failure_any_of_count5:
                         try:
                             if not (data_item__failure is None):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + " must be null", value=data_item__failure, name="" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + "", rule='type')
-                            data_item__failure_any_of_count4 += 1
+                            data_item__failure_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__failure_any_of_count4:
+                    if not data_item__failure_any_of_count5:
                         try:
                             if not (isinstance(data_item__failure, dict)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + " must be object", value=data_item__failure, name="" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + "", rule='type')
@@ -405,9 +427,9 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].failure.reproduce".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data_item__failure__reproduce, name="" + (name_prefix or "data") + "[{data_x}].failure.reproduce".format(**locals()) + "", rule='maxLength')
                                 if data_item__failure_keys:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + " must not contain "+str(data_item__failure_keys)+" properties", value=data_item__failure, name="" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + "", rule='additionalProperties')
-                            data_item__failure_any_of_count4 += 1
+                            data_item__failure_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data_item__failure_any_of_count4:
+                    if not data_item__failure_any_of_count5:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + " cannot be validated by any definition", value=data_item__failure, name="" + (name_prefix or "data") + "[{data_x}].failure".format(**locals()) + "", rule='anyOf')
                 if "raised" in data_item_keys:
                     data_item_keys.remove("raised")
@@ -639,31 +661,31 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
         if "hypothesis" in data_keys:
             data_keys.remove("hypothesis")
             data__hypothesis = data["hypothesis"]
-            data__hypothesis_any_of_count5 = 0
-            if not data__hypothesis_any_of_count5:
+            data__hypothesis_any_of_count6 = 0
+            if not data__hypothesis_any_of_count6:
                 try:
                     if not (data__hypothesis is None):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis must be null", value=data__hypothesis, name="" + (name_prefix or "data") + ".hypothesis", rule='type')
-                    data__hypothesis_any_of_count5 += 1
+                    data__hypothesis_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__hypothesis_any_of_count5:
+            if not data__hypothesis_any_of_count6:
                 try:
                     validate_https___agent_patch_gate_invalid_schemas_stamp_schema_json___defs_hypothesis(data__hypothesis, custom_formats, (name_prefix or "data") + ".hypothesis")
-                    data__hypothesis_any_of_count5 += 1
+                    data__hypothesis_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__hypothesis_any_of_count5:
+            if not data__hypothesis_any_of_count6:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".hypothesis cannot be validated by any definition", value=data__hypothesis, name="" + (name_prefix or "data") + ".hypothesis", rule='anyOf')
         if "failure" in data_keys:
             data_keys.remove("failure")
             data__failure = data["failure"]
-            data__failure_any_of_count6 = 0
-            if not data__failure_any_of_count6:
+            data__failure_any_of_count7 = 0
+            if not data__failure_any_of_count7:
                 try:
                     if not (data__failure is None):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".failure must be null", value=data__failure, name="" + (name_prefix or "data") + ".failure", rule='type')
-                    data__failure_any_of_count6 += 1
+                    data__failure_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__failure_any_of_count6:
+            if not data__failure_any_of_count7:
                 try:
                     if not (isinstance(data__failure, dict)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".failure must be object", value=data__failure, name="" + (name_prefix or "data") + ".failure", rule='type')
@@ -711,9 +733,9 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".failure.reproduce must be shorter than or equal to 100000 characters", value=data__failure__reproduce, name="" + (name_prefix or "data") + ".failure.reproduce", rule='maxLength')
                         if data__failure_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".failure must not contain "+str(data__failure_keys)+" properties", value=data__failure, name="" + (name_prefix or "data") + ".failure", rule='additionalProperties')
-                    data__failure_any_of_count6 += 1
+                    data__failure_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__failure_any_of_count6:
+            if not data__failure_any_of_count7:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".failure cannot be validated by any definition", value=data__failure, name="" + (name_prefix or "data") + ".failure", rule='anyOf')
         if "raised" in data_keys:
             data_keys.remove("raised")

@@ -4,7 +4,7 @@
 # fmt: off
 
 SCHEMA_FILES = ('recorder-results', 'stamp', 'recorder-record')
-SCHEMA_SHA256 = "5d22cca3105340231493a8daefde42a60164684e7f6e58bff9e4a01025c072be"
+SCHEMA_SHA256 = "774be2816bb527c9475c9eaec736dd613becd9eb28f76e508208c8ca71d231e3"
 
 class Decimal:  # never an instance: no JSON value is a decimal.Decimal
     pass
@@ -422,6 +422,28 @@ def validate_https___agent_patch_gate_invalid_schemas_recorder_results_schema_js
                                         data__collected__hypothesis_item_item_len = len(data__collected__hypothesis_item_item)
                                         if data__collected__hypothesis_item_item_len > 100000:
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + " must be shorter than or equal to 100000 characters", value=data__collected__hypothesis_item_item, name="" + (name_prefix or "data") + ".collected.hypothesis[{data__collected__hypothesis_x}][{data__collected__hypothesis_item_x}]".format(**locals()) + "", rule='maxLength')
+                if "blame" in data__collected_keys:
+                    data__collected_keys.remove("blame")
+                    data__collected__blame = data__collected["blame"]
+                    data__collected__blame_any_of_count4 = 0
+                    if not data__collected__blame_any_of_count4:
+                        try:
+                            if not (data__collected__blame is None):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.blame must be null", value=data__collected__blame, name="" + (name_prefix or "data") + ".collected.blame", rule='type')
+                            data__collected__blame_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__collected__blame_any_of_count4:
+                        try:
+                            if not (isinstance(data__collected__blame, str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.blame must be string", value=data__collected__blame, name="" + (name_prefix or "data") + ".collected.blame", rule='type')
+                            if isinstance(data__collected__blame, str):
+                                data__collected__blame_len = len(data__collected__blame)
+                                if data__collected__blame_len > 2000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.blame must be shorter than or equal to 2000 characters", value=data__collected__blame, name="" + (name_prefix or "data") + ".collected.blame", rule='maxLength')
+                            data__collected__blame_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__collected__blame_any_of_count4:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".collected.blame cannot be validated by any definition", value=data__collected__blame, name="" + (name_prefix or "data") + ".collected.blame", rule='anyOf')
                 if "plugins" in data__collected_keys:
                     data__collected_keys.remove("plugins")
                     data__collected__plugins = data__collected["plugins"]

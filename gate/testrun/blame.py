@@ -1,14 +1,19 @@
 """Whose fault an import error is: when pytest could not import a ``conftest.py`` because a file
 of the repository raised, the patch broke importing that file (the code under test failing, not
-the job's configuration). Read from pytest's own traceback; standard library only."""
+the job's configuration); likewise a test module whose collection failed that way. Read from
+pytest's own traceback."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from gate.decide.outcome import BREAKS_IMPORTING
+
 #: How much of the raised error the words quote.
 SAID_CHARS = 200
+#: The longest collection blame (schemas/recorder-results.schema.json: collected.blame).
+BLAME_CHARS = 2000
 
 
 _FRAME = re.compile(r"^(?P<path>[^\s:][^:]*\.py):(?P<line>\d+): in ")
@@ -39,18 +44,18 @@ def _provides(root: Path, module: str) -> bool:
                for base in (root, root / "src"))
 
 
-def import_blame(stderr_text: str, root: Path) -> str | None:
-    """When a ``conftest.py`` failed to import because a file of the repository raised (the
-    patch broke importing it), the words naming that file; None when the cause is outside the
-    repository (a package the job did not install), which is the configuration's to fix.
+def broken_import(text: str, root: Path, marker: str) -> tuple[str, str, str] | None:
+    """The repository file whose import raised, its line and the error (as pytest's ``E`` line
+    says it), from pytest's traceback after the last line of ``text`` that starts with
+    ``marker``; None when the cause is outside the repository (a package the job did not
+    install), which is the configuration's to fix.
 
-    Read from pytest's own traceback under ``ImportError while loading conftest``: its deepest
-    frame and its ``E`` line. A module the repository does not provide (``No module named``)
-    or a name missing from an installed package (``cannot import name … (path)``) outside it
-    is not the patch's; anything else raised while a repository file ran is."""
-    lines = stderr_text.split("\n")
-    starts = [i for i, line in enumerate(lines)
-              if line.startswith("ImportError while loading conftest")]
+    Its deepest frame and its ``E`` line: a module the repository does not provide (``No
+    module named``) or a name missing from an installed package (``cannot import name …
+    (path)``) outside it is not the patch's; anything else raised while a repository file ran
+    is."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith(marker)]
     if not starts:
         return None
     frames: list[tuple[str, str]] = []
@@ -73,6 +78,32 @@ def import_blame(stderr_text: str, root: Path) -> str | None:
     if where is None:
         return None
     shown = raised if len(raised) <= SAID_CHARS else raised[:SAID_CHARS - 1] + "…"
+    return where, line, shown
+
+
+def import_blame(stderr_text: str, root: Path) -> str | None:
+    """When a ``conftest.py`` failed to import because a file of the repository raised (the
+    patch broke importing it), the words naming that file (:func:`broken_import`, under
+    ``ImportError while loading conftest``); None when the cause is outside the repository."""
+    found = broken_import(stderr_text, root, "ImportError while loading conftest")
+    if found is None:
+        return None
+    where, line, shown = found
     return (f"the patch breaks importing {where} (line {line}: {shown}), which the tests' "
             "conftest.py imports: no test could run, so no stamp is written; fix that file "
             "(this is the code under test failing, not the job's configuration)")
+
+
+def collection_blame(longrepr: str, root: Path, test_file: str) -> str | None:
+    """When a test module failed to collect because a file of the repository raised while it
+    was imported (pytest's ``ImportError while importing test module`` and its traceback, a
+    collect report's ``longreprtext``), the words naming that file; None otherwise (a syntax
+    error, a package the job did not install: the collection's own words say those)."""
+    found = broken_import(longrepr, root, "ImportError while importing test module")
+    if found is None:
+        return None
+    where, line, shown = found
+    via = "" if where == test_file else f", which {test_file} imports"
+    said = (f"{BREAKS_IMPORTING}{where} (line {line}: {shown}){via}: fix that file (the code "
+            "under test fails to import, not the job's configuration)")
+    return said if len(said) <= BLAME_CHARS else said[:BLAME_CHARS - 1] + "…"

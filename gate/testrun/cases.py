@@ -234,6 +234,9 @@ class Collected:
     #: ``addopts``, ``pytest_plugins``, entry points), as the process reports them: the gate's
     #: process keeps those in the repository as the stamps' ``harness_files`` (issue 27)
     plugins: list[str] = field(default_factory=list)
+    #: when a file failed to collect because a repository module it imports raised: the
+    #: words naming that module (:func:`gate.testrun.blame.collection_blame`)
+    blame: str | None = None
 
     def note_plugins(self, config: Any) -> None:
         """Remember the files of the plugin modules registered in ``config`` (pytest's)."""
@@ -272,7 +275,7 @@ class Collected:
                 "hypothesis": sorted([[n, k, *self.key_of(n)]
                                       for n, k in self.hypothesis.items()]),
                 "plugins": list(self.plugins),
-                "failed": list(self.failed)}
+                "failed": list(self.failed), "blame": self.blame}
 
     def key_of(self, nodeid: str) -> tuple[str, str]:
         """The (classname, name) of a Hypothesis test this session collected."""
@@ -288,7 +291,8 @@ class Collected:
                    {(c, n) for c, n in record["ungated"]},
                    {entry[0]: entry[1] for entry in found},
                    {entry[0]: (entry[2], entry[3]) for entry in found},
-                   [str(f) for f in record.get("plugins", ())])
+                   [str(f) for f in record.get("plugins", ())],
+                   blame if isinstance(blame := record.get("blame"), str) else None)
 
 
 def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
@@ -332,7 +336,8 @@ def decide(cases: Sequence[Case] | None, classname: str | None, name: str,
         names=[c.key for c in cases] + sorted(collected.ungated if collected else ()),
         seen=collected.seen(classname, name) if collected else outcome.SEEN_UNKNOWN,
         hypothesis_errors=outcome.hypothesis_errors(raised),
-        collection_errors=collected.failed if collected else (), pytest_route=True)
+        collection_errors=collected.failed if collected else (), pytest_route=True,
+        collection_blame=collected.blame if collected else None)
     if decided.outcome == outcome.ASSERT_FAIL and matches[0].crash is not None:
         example = (matches[0].failure or {}).get("example")
         if isinstance(example, str) and example:

@@ -280,6 +280,13 @@ class Folder:
         self.cases.add_collect(report)
         if report.failed:
             self.collected.failed.append(junit_key(report.nodeid)[1])
+            if self.collected.blame is None:  # the first file a repository module broke
+                from pathlib import Path
+
+                from gate.testrun.blame import collection_blame
+
+                self.collected.blame = collection_blame(
+                    report.longreprtext, Path.cwd(), report.nodeid.split("::")[0])
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.collected.note_hypothesis(items)  # deselected is not gated (issue 29)
