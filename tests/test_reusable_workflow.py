@@ -53,6 +53,18 @@ def test_the_caller_is_short_and_runs_no_pull_request_code() -> None:
         assert all("run" not in step for step in job["steps"]), job["steps"]
 
 
+def test_the_ungated_tests_reach_the_caller() -> None:
+    """Issue 29 asks for an ``ungated`` output; a caller of the reusable workflow sees only the
+    workflow's own outputs, so it passes the gate step's on (the trial on priority 2.0.0 found
+    only decision, failure-class and check-run-url there)."""
+    workflow = yaml.safe_load(REUSABLE.read_text(encoding="utf-8"))
+    outputs = workflow[True]["workflow_call"]["outputs"]  # PyYAML reads `on` as True
+    assert outputs["ungated"]["value"] == "${{ jobs.gate.outputs.ungated }}"
+    assert workflow["jobs"]["gate"]["outputs"]["ungated"] == "${{ steps.gate.outputs.ungated }}"
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert "ungated" in action["outputs"]
+
+
 def _run(tmp_path: Path, double: GitHubDouble, wheelhouse: Path, shared: SharedAction,
          extra_env: dict[str, str] | None = None) -> ActResult:
     action = shared.mapped(tmp_path / "action")
