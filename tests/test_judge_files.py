@@ -396,7 +396,10 @@ def test_a_failed_compare_is_one_line_and_the_gate_decides_as_always(
     assert report["judge_files"]["files"] == []
     assert f"HTTP {status}" in report["judge_files"]["error"]
     (line,) = [x for x in text.splitlines() if "could not list the changed files" in x]
-    assert line.startswith("**What judges this patch:** could not list the changed files: ")
+    # a configuration note, collapsed below the reds (issue 29 item 5), not a line above them
+    assert line.startswith("> **Note:** what judges this patch is not shown: could not list "
+                           "the changed files: ")
+    assert text.index("<summary>Configuration notes") < text.index(line)
 
 
 def test_nothing_judged_changed_says_so(tmp_path: Path, github_double: GitHubDouble,

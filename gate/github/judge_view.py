@@ -73,16 +73,29 @@ def _judge_line(entry: JudgeFile, total: int) -> str:
             f"{named}{tail}")
 
 
-def judge_lines(report: Report, max_files: int = JUDGE_FILES_SHOWN) -> list[str]:
+def judge_error(report: Report) -> str | None:
+    """Why the changed files could not be listed (plain text), or None."""
+    shown = report.judge_files
+    if shown is None or not shown.error:
+        return None
+    return (f"what judges this patch is not shown: could not list the changed files: "
+            f"{shown.error} (the gate decided as it always does; only this list is missing)")
+
+
+def judge_lines(report: Report, max_files: int = JUDGE_FILES_SHOWN,
+                with_error: bool = True) -> list[str]:
     """Markdown, above the green list: the files the pull request changes that the gated
     properties depend on (fixtures, cards, the test harness), one line each with how many
-    properties, or one line saying they could not be listed. Shown only: the gate's decision
-    never depends on it. Every file name and test id is escaped."""
+    properties, or (``with_error``) one line saying they could not be listed: the job summary
+    shows that among its configuration notes instead (:func:`judge_error`). Shown only: the
+    gate's decision never depends on it. Every file name and test id is escaped."""
     shown = report.judge_files
     if shown is None:
         return []
     notes = [f"> **Note:** {markdown.inline(str(n), 400)}" for n in shown.notes or ()]
     if shown.error:
+        if not with_error:
+            return [line for note in notes for line in (note, "")]
         return [f"**What judges this patch:** could not list the changed files: "
                 f"{markdown.inline(shown.error, 400)} (the gate decided as it "
                 "always does; only this list is missing).", "", *notes, *([""] if notes else [])]

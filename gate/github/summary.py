@@ -5,7 +5,9 @@ of priority when the 1 MiB budget runs short):
 
 1. a headline with the decision and counts, a sentence saying what happened by action, the
    check-run and JSON-report links when known, and any notes; then, on a pull request, the
-   files it changes that the gated properties depend on (:func:`review.judge_lines`);
+   files it changes that the gated properties depend on (:func:`review.judge_lines`; when
+   they could not be listed, or the changed test files not scanned for ungated tests, that
+   is a configuration note below the reds, not a line above them);
 2. one block per red or frozen test, rejected first: the test linked to its file and line, the
    action in words, the runs, the failure, **the next step**, and (in ``<details>``) the
    ``test_id=`` line and the four SPEC §4 lines verbatim (``grep -A4 '^test_id=<id>$'`` finds
@@ -21,7 +23,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gate.github import markdown, review, ungated
+from gate.github import judge_view, markdown, review, ungated
 from gate.records import report as report_lines
 from gate.records.report_data import Location, Pair, Report
 
@@ -108,9 +110,11 @@ def render(
     view = dataclasses.replace(view or review.View(), check_run_url=check_run_url
                                or (view.check_run_url if view else None))
     pairs = report.pairs
-    out = [*review.headline(report, view), *ungated.lines(report), *review.judge_lines(report)]
+    out = [*review.headline(report, view), *ungated.lines(report, with_notes=False),
+           *review.judge_lines(report, with_error=False)]
     audit = _audit_lines(report)
-    noted = notes_lines(notes)
+    could_not = [*ungated.notes(report), *filter(None, [judge_view.judge_error(report)])]
+    noted = notes_lines([*notes, *could_not])
     room = max_bytes - _bytes(out) - _bytes(audit) - _bytes(noted) - 600
     reds, _ = review.red_blocks(report, view, room)
     out += [*reds, *noted]

@@ -29,8 +29,10 @@ def _tests(section: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [t for t in section.get("tests", []) if isinstance(t, Mapping)]
 
 
-def lines(report: Report, shown: int = SHOWN) -> list[str]:
-    """Markdown: the ungated tests, what they mean, what the policy made of them, the fix."""
+def lines(report: Report, shown: int = SHOWN, with_notes: bool = True) -> list[str]:
+    """Markdown: the ungated tests, what they mean, what the policy made of them, the fix;
+    and, ``with_notes``, what the job could not scan (the job summary shows that among its
+    configuration notes instead: :func:`notes`)."""
     section = report.ungated
     if section is None:
         return []
@@ -61,8 +63,16 @@ def lines(report: Report, shown: int = SHOWN) -> list[str]:
         out.append(f"- … and {count - min(len(tests), shown)} more (the JSON report names up "
                    "to 1,000)")
     out.append("")
-    out += [f"> **Note:** {markdown.inline(n, 400)}" for n in section.notes or ()]
+    if with_notes:
+        out += [line for n in notes(report) for line in (f"> **Note:** {markdown.inline(n, 400)}",
+                                                          "")]
     return out
+
+
+def notes(report: Report) -> list[str]:
+    """What the job could not scan for ungated tests (plain text), e.g. no token to list the
+    pull request's changed files."""
+    return [str(n) for n in (report.ungated.notes or ())] if report.ungated is not None else []
 
 
 def log_lines(report: Report) -> list[str]:
