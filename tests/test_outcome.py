@@ -300,7 +300,8 @@ def test_from_junit_sends_every_unmatched_selector_through_not_matched(
     assert got.note == "spied" and calls == [{"classname": "c", "name": "n", "names": NAMES,
                                               "seen": _outcome.DESELECTED,
                                               "collection_errors": (),
-                                              "pytest_route": False}]
+                                              "pytest_route": False,
+                                              "collection_blame": None}]
     # and never for a selector that matched, or a report that was not written
     _from_junit(RED, CODES, report_found=True, matches=[PASSED], report_has_red=True,
                 classname="c", name="n", names=NAMES, seen=_outcome.SEEN_UNKNOWN)
