@@ -689,7 +689,7 @@ def test_from_process_needs_no_assertion_argument() -> None:
      Outcome("resource_exit", 7, "ambiguous: matches 2 testcases in the JUnit report")),
     (CLEAN, True, ["failure"], True, ("DeadlineExceeded",),
      Outcome("resource_exit", 8, "hypothesis.errors.DeadlineExceeded: a test case exceeded the "
-             "deadline; not an assertion result, rerun with a new run id and the same card")),
+             "deadline; not an assertion result")),
     (CLEAN, True, ["failure"], True, (), Outcome("assert_fail", 8, "JUnit <failure>")),
     (CLEAN, True, ["error"], True, ("DeadlineExceeded",),
      Outcome("resource_exit", 9, "JUnit <error> is not an assertion")),
@@ -724,7 +724,7 @@ def test_each_junit_row_says(proc: ProcessResult, found: bool, matches: list[str
 ])
 def test_each_hypothesis_error_note(errors: tuple[str, ...], note: str) -> None:
     assert _outcome.hypothesis_note(errors) == (
-        f"{note}; not an assertion result, rerun with a new run id and the same card")
+        f"{note}; not an assertion result")
 
 
 def test_the_junit_route_row6_notes() -> None:

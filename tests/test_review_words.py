@@ -69,7 +69,7 @@ def test_a_deadline_miss_says_so_and_what_to_change_not_only_re_run() -> None:
     """attrs re-trial: a test slower than the card's deadline in both classes read "did not
     finish (resource exit) ... re-run the stamp job", which fails the same way again."""
     note = ("hypothesis.errors.DeadlineExceeded: a test case exceeded the deadline; not an "
-            "assertion result, rerun with a new run id and the same card")
+            "assertion result")
     runs = [{"run_id": r, "server_class": c, "outcome": "resource_exit", "note": note}
             for r, c in (("l", "local-pinned"), ("f", "free-server"))]
     pair = {"test_id": "t", "action": "reject_run_retry_new_id", "status": "rejected", "row": 4,

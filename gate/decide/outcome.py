@@ -137,12 +137,13 @@ def hypothesis_errors(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def hypothesis_note(errors: Sequence[str]) -> str:
-    """The stamp note for a run ended by Hypothesis's own errors (the retry class)."""
+    """The stamp note for a run ended by Hypothesis's own errors (the retry class): what
+    happened, never what to do about it (a re-run does not help a deadline the runner always
+    misses: the gate job's next step says what does, :mod:`gate.github.review`)."""
     first = errors[0]
     why = _WHY["Flaky" if first.startswith("Flaky") else first]
     named = ", ".join(f"hypothesis.errors.{e}" for e in errors)
-    return (f"{named}: {why}; not an assertion result, rerun with a new run id and the same "
-            "card")
+    return f"{named}: {why}; not an assertion result"
 
 
 #: The note of a property missing from a report that holds a collection failure (pytest writes

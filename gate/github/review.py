@@ -363,8 +363,8 @@ def _unused_entry(step: t.RetryStep, now: int, policy: str) -> str | None:
     helps = ("the card's `deadline_ms`, reviewed" if deadline
              else "fixing the cause above")
     return (f"**The allowlist entry for this test does not apply:** {policy} has one (owner "
-            f"{markdown.inline(entry.owner, 256)}, {when.expiry(entry.ends, now)}), but a run "
-            "that gave no result is never frozen: "
+            f"{markdown.inline(entry.owner, 256)}, expires {when.expiry(entry.ends, now)}), but "
+            "a run that gave no result is never frozen: "
             + ("Hypothesis's DeadlineExceeded is its own error, not an assertion result, and "
                if deadline else "")
             + "the stamp gate freezes only a free-server assertion failure beside a green "
