@@ -15,6 +15,7 @@ with pip in it. The gate and its command run as that user (:mod:`tests.sealed_he
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import os
@@ -234,7 +235,8 @@ def test_the_seal_leaves_the_interpreters_site_packages_out_and_keeps_its_librar
     seal.mkdir()
     script = str(ROOT / "requirements" / "seal.sh")
     subprocess.run(["bash", script, "record", str(seal), str(venv / "bin" / "python"),
-                    str(action), "", "", ""], check=True, capture_output=True, timeout=120)
+                    str(action), str(action), "stamp", "", "", ""], check=True,
+                   capture_output=True, timeout=120)  # SEAL PYTHON ACTION ORIGIN SET WS M P
 
     def verify() -> subprocess.CompletedProcess[str]:
         return subprocess.run(["bash", str(seal / "seal.sh"), "verify", str(seal)],
@@ -329,3 +331,51 @@ def test_at_the_user_level_the_tests_venv_is_the_other_users(
     assert done.stdout.split() == [str(venv), str(venv / "bin" / "python")], done
     running.without_tests_venv(request)
     assert list(temp.iterdir()) == []
+
+
+@needs
+def test_the_recorder_route_runs_from_the_tests_venv(shared_folder: Path) -> None:
+    """The shipped pair at ``namespace``: the install as pasted, then ``python -m pytest``
+    with the recorder, both from the tests' venv (pytest and Hypothesis the tool cache's,
+    installed by an earlier step: seen through the venv's system site-packages and trusted as
+    installed by the recorder's check); the stamps record the level."""
+    import importlib
+    import shlex
+
+    from tests.property_suite.harness import read_stamps
+    from tests.test_hypothesis_card import workspace
+    from tests.test_recorder import select
+
+    prefix, site, _ = _tool_cache(shared_folder)
+    for name in ("pytest", "_pytest", "pluggy", "hypothesis", "iniconfig", "packaging",
+                 "sortedcontainers", "attr", "attrs"):
+        with contextlib.suppress(ImportError):  # what this pytest and Hypothesis import
+            source = Path(importlib.import_module(name).__file__ or "")
+            source = source.parent if source.name == "__init__.py" else source
+            (site / source.name).symlink_to(source)
+    work = shared_folder / "ws"
+    workspace(work, {"draws": 1, "fixed_band": 7})
+    wheels = shared_folder / "wheels"
+    wheels.mkdir()
+    _wheel(wheels)
+    (work / "requirements-test.txt").write_text("gate-probe-pkg\n")
+    (shared_folder / "_temp").mkdir()
+    for path in (shared_folder, *shared_folder.rglob("*")):
+        os.lchown(path, sealed.UID, sealed.GID)
+    env = sealed.user_env(shared_folder, RUNNER_TOOL_CACHE=str(shared_folder / "toolcache"),
+                          RUNNER_TEMP=str(shared_folder / "_temp"), PIP_NO_INDEX="1",
+                          PIP_FIND_LINKS=str(wheels), PIP_DISABLE_PIP_VERSION_CHECK="1",
+                          PIP_NO_CACHE_DIR="1")
+    env["PATH"] = f"{prefix / 'bin'}{os.pathsep}{env['PATH']}"
+    command = "gate-probe && python -m pytest -q -p no:cacheprovider " + shlex.join(
+        [*select("draws", "fixed_band"), "hypo_props.py"])
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", "gate.yml", "--server-class",
+            "free-server", "--out", "out", "--isolation", "namespace", "--install",
+            SHIPPED_INSTALL, "--pytest", "--", "bash", "-c", command]
+    done = sealed.run_as_user(gate, work, env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "gate-probe ran" in done.stdout
+    got = read_stamps(work / "out")
+    assert {s["source"] for s in got.values()} == {"pytest-recorder"}
+    assert {s["outcome"] for s in got.values()} <= {"pass", "assert_fail"}
+    assert {s["isolation"]["level"] for s in got.values()} == {"namespace"}
