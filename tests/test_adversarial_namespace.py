@@ -178,6 +178,24 @@ try:
         said["credentials"] = len(f.read())
 except OSError as exc:
     said["credentials"] = exc.strerror
+for name in ("run.sh", ".path"):  # what the runner runs, and its PATH, when it starts again
+    try:
+        with open(os.path.join(root, name), "a") as f:
+            f.write("# planted\n")
+        said[name] = "done"
+    except OSError as exc:
+        said[name] = exc.strerror
+try:
+    with open(os.path.join(root, ".env"), "rb") as f:  # a self-hosted runner's settings
+        said[".env"] = len(f.read())
+except OSError as exc:
+    said[".env"] = exc.strerror
+try:
+    with open(os.path.join(root, "_work", "_temp", "ok"), "w") as f:
+        f.write("x")
+    said["work"] = "done"
+except OSError as exc:
+    said["work"] = exc.strerror
 with open(os.environ["ATTACK_REPORT"], "w") as f:
     json.dump(said, f)
 '''
@@ -201,6 +219,10 @@ def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
     shutil.copy2("/bin/bash", worker)  # its /proc/PID/exe names the runner's folder
     (runner_root / "externals" / "node20" / "bin" / "node").write_text("#!/bin/sh\n")
     (runner_root / ".credentials_rsaparams").write_text('{"d": "the runner\'s private key"}')
+    (runner_root / "run.sh").write_text("#!/bin/bash\n")
+    (runner_root / ".path").write_text("/usr/bin:/bin\n")
+    (runner_root / ".env").write_text("https_proxy=http://user:secret@proxy:3128\n")
+    (runner_root / "_work" / "_temp").mkdir(parents=True)  # its work folder stays writable
     for path in (runner_root, *runner_root.rglob("*")):
         os.lchown(path, sealed.UID, sealed.GID)
     (shared_folder / "attack.py").write_text(RUNNER_ATTACK, encoding="utf-8")
@@ -216,11 +238,14 @@ def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
     done = sealed.run_as_user([str(worker), "-c", '"$@"; exit $?', "step", *gate],
                               shared_folder, sealed.user_env(
                                   shared_folder, ATTACK_RUNNER=str(runner_root),
+                                  RUNNER_TEMP=str(runner_root / "_work" / "_temp"),
                                   ATTACK_REPORT=str(shared_folder / "said.json")))
     assert done.returncode == 0, done.stderr
     said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
-    assert said["node"] == "Read-only file system", said
+    assert said["node"] == said["run.sh"] == said[".path"] == "Read-only file system", said
     assert said["credentials"] in (0, "Permission denied"), said
+    assert said[".env"] in (0, "Permission denied"), said
+    assert said["work"] == "done", said
 
 
 #: The test command's attack on the job's later steps: a ``git`` in the first folder of PATH,

@@ -212,8 +212,9 @@ def user_problem(name: str, facts: levels.Facts, workspace: Path,
 
 #: The runner's processes, by the name of their executable: the step's ancestors on a runner.
 RUNNER_PROGRAMS = ("Runner.Worker", "Runner.Listener")
-#: The runner's credentials in its folder (its registration and private key).
-RUNNER_CREDENTIALS = (".credentials", ".credentials_rsaparams", ".runner")
+#: The runner's credentials in its folder (its registration and private key; ``.env``, a
+#: self-hosted runner's settings, may hold a proxy's password).
+RUNNER_CREDENTIALS = (".credentials", ".credentials_rsaparams", ".runner", ".env")
 
 
 def _parent(pid: int) -> int | None:
@@ -246,17 +247,26 @@ def runner_folder() -> str | None:
     return None
 
 
-def _runner_programs(root: str | None) -> list[str]:
-    """The runner's program folders (``bin``, ``externals``, and the versioned ``bin.X`` and
-    ``externals.X`` an update leaves) under ``root``; never its work folder."""
+#: What the runner runs or reads when it starts again, in its folder (besides ``bin*`` and
+#: ``externals*``): a test that wrote one would run in every later job of a kept runner.
+RUNNER_FILES = ("run.sh", "runsvc.sh", "svc.sh", "config.sh", "env.sh", "run-helper.sh",
+                "run-helper.sh.template", "safe_sleep.sh", ".path", ".env", ".service", "_diag")
+
+
+def _runner_programs(root: str | None, env: Mapping[str, str]) -> list[str]:
+    """The runner's own files in its folder ``root``: its programs (``bin``, ``externals``,
+    the versioned ``bin.X`` an update leaves) and :data:`RUNNER_FILES`; never a folder that
+    holds ``RUNNER_TEMP`` or the workspace."""
     if root is None:
         return []
     try:
         names = sorted(os.listdir(root))
     except OSError:
         return []
+    work = [env.get(name, "").strip() for name in ("RUNNER_TEMP", "GITHUB_WORKSPACE")]
     return [os.path.join(root, n) for n in names
-            if n.split(".")[0] in ("bin", "externals")]
+            if (n.split(".")[0] in ("bin", "externals") or n in RUNNER_FILES)
+            and not any(_inside(w, os.path.join(root, n)) for w in work if w)]
 
 
 def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str]:
@@ -264,9 +274,10 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
     (``GITHUB_ACTION_PATH``, every action under ``_actions``), the gate's venv and the base
     interpreter it was built from (and every venv of a root kept between jobs,
     ``AGENT_PATCH_GATE_VENV_ROOT``), the tool cache, the gate's folder under ``RUNNER_TEMP``
-    (its stamps), the runner's file commands and their folder, the runner's own programs
-    (:func:`runner_folder`: ``bin``, ``externals``), and ``extra`` (the stamps folder, the
-    recorder's private folder). Those that exist, real paths, each once.
+    (its stamps), the runner's file commands and their folder, the runner's own programs and
+    start-up files (:func:`runner_folder`: ``bin``, ``externals``, ``run.sh``, ``.path``), and
+    ``extra`` (the stamps folder, the recorder's private folder). Those that exist, real
+    paths, each once.
 
     The action's folder and the gate's package, when they are the workspace or inside it
     (``uses: ./``: the venv imports the action's code from its folder), are not bound: their
@@ -289,7 +300,7 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
                   os.path.join(temp, "_runner_file_commands"),
                   os.path.join(os.path.dirname(temp.rstrip("/")), "_actions")]
     paths += [env[name] for name in FILE_COMMANDS if env.get(name, "").strip()]
-    paths += _runner_programs(runner_folder())
+    paths += _runner_programs(runner_folder(), env)
     paths += [str(p) for p in extra]
     return _existing(paths)
 
