@@ -13,6 +13,13 @@ loaded machine stretches. Then the check a later step runs before the gate's Pyt
 ``run:`` up to its ``exec``: two ``sha256sum --check`` and ``seal.sh verify``) against the
 start-up it guards (the venv's ``python -I -m gate --version``). Medians of ``reps``; the load
 average is printed beside each figure.
+
+Then the two later defences, warm, interleaved: **a later use in the job** (its set-up checks
+the first use's seal from ``GITHUB_ENV`` with ``seal.sh later``, reuses that venv and seals
+anew within the first use's roots) against what a later use did before (the warm set-up: the
+installer's check, then a fresh seal); and **``uses: ./``** (the set-up with the action in the
+workspace: ``seal.sh place`` copies it out, the seal hashes the copy and ``action.yml``)
+against the same set-up with the action outside it.
 """
 
 from __future__ import annotations
@@ -162,3 +169,68 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
                   statistics.median(starts), None,
                   note="baseline: the imports it guards (the sign step's, bytecode sealed); "
                        f"check CPU median {statistics.median(check_cpu):.3f}s")
+    later_and_copy(results, work, max(reps, 5), steps["setup"], env, root=work / "venvs-ours-0")
+
+
+def _env_lines(path: Path) -> dict[str, str]:
+    return dict(re.findall(r"^([A-Za-z_]\w*)=(.*)$", path.read_text(encoding="utf-8"), re.M))
+
+
+def later_and_copy(results: Results, work: Path, reps: int, setup: str, env: dict[str, str],
+                   root: Path) -> None:
+    """A later use's set-up vs a warm first use's; ``uses: ./`` vs an action elsewhere."""
+    bash = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", setup]
+    inside = work / "ws-inside"
+    inside.mkdir()
+    for name in ("action.yml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, inside / name)
+    for folder in ("gate", "schemas", "requirements"):
+        shutil.copytree(ROOT / folder, inside / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(work / "ws" / ".github", inside / ".github")
+    count = 0
+
+    def run(extra: dict[str, str]) -> tuple[float, float, dict[str, str]]:
+        nonlocal count
+        count += 1
+        # one runner folder for the uses: ./ runs (the copy's path, in the venv's name, is the
+        # same job after job, as RUNNER_TEMP is on a runner): else each run builds anew
+        inside_run = extra.get("GITHUB_ACTION_PATH") == str(inside)
+        temp = work / ("later-runner-inside" if inside_run else f"later-runner-{count}")
+        temp.mkdir(exist_ok=True)
+        out, env_file = work / f"later-out-{count}", work / f"later-env-{count}"
+        out.write_text("", encoding="utf-8")
+        env_file.write_text("", encoding="utf-8")
+        step = {**env, "AGENT_PATCH_GATE_VENV_ROOT": str(root), "RUNNER_TEMP": str(temp),
+                "GITHUB_OUTPUT": str(out), "GITHUB_ENV": str(env_file), **extra}
+        seconds = _timed(bash, step, Path(step["GITHUB_WORKSPACE"]))
+        return seconds, CPU[-1], {**_env_lines(env_file), "RUNNER_TEMP": str(temp)}
+
+    _, _, first = run({})  # a first use: its seal is what the later uses check
+    run({"GITHUB_ACTION_PATH": str(inside), "GITHUB_WORKSPACE": str(inside)})  # build, cold
+    samples: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    loads: list[float] = []
+    for _ in range(reps):
+        loads.append(os.getloadavg()[0])
+        for name, extra in (("warm first use", {}), ("later use", first),
+                            ("uses: ./", {"GITHUB_ACTION_PATH": str(inside),
+                                          "GITHUB_WORKSPACE": str(inside)})):
+            seconds, used, _ = run(extra)
+            samples.setdefault(name, []).append(seconds)
+            cpu.setdefault(name, []).append(used)
+    say(f"# seal, later defences: set-up step warm, median of {reps}, "
+        f"load {min(loads):.2f}-{max(loads):.2f}")
+    median = statistics.median
+    results.ratio("seal later use set-up", median(samples["later use"]),
+                  median(samples["warm first use"]), None,
+                  note="the first use's seal checked (seal.sh later), its venv reused, sealed "
+                       "within its roots; baseline: the warm set-up a later use ran before; CPU "
+                       f"median {median(cpu['later use']):.3f}s vs "
+                       f"{median(cpu['warm first use']):.3f}s")
+    results.ratio("seal uses: ./ set-up (copy)", median(samples["uses: ./"]),
+                  median(samples["warm first use"]), None,
+                  note="the action copied out of the workspace and the copy and action.yml "
+                       "hashed; baseline: the same set-up with the action outside the workspace; "
+                       f"CPU median {median(cpu['uses: ./']):.3f}s vs "
+                       f"{median(cpu['warm first use']):.3f}s")
