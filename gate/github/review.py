@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gate.decide import outcome as outcomes
 from gate.decide import when
 from gate.github import markdown, workflow
 from gate.github import told as t
@@ -597,12 +598,17 @@ def common_causes(report: Report) -> list[str]:
         if n < 2:
             continue
         what, then = COMMON_CAUSE.get(kind, COMMON_CAUSE[None])
+        if kind == t.Stuck.COLLECTION and outcomes.BREAKS_IMPORTING in cause:
+            then = BROKEN_IMPORT_THEN  # the cause names the file to fix already
         out.append(f"**Common cause — {n} tests:** in {markdown.inline(cls)}, {what}: "
                    f"{markdown.inline(cause, TEXT_CHARS)}. "
                    + then.format(cls=markdown.inline(cls)))
     return [line for item in out for line in (item, "")]
 
 
+#: After a common cause that names the repository module whose import broke the collection.
+BROKEN_IMPORT_THEN = ("The {cls} stamp job's log has pytest's traceback; a re-run fails the "
+                      "same way: push the fix.")
 #: Per :func:`stuck_kind`: what the common cause is, and what to do about it.
 COMMON_CAUSE: dict[str | None, tuple[str, str]] = {
     "collection": ("no test ran", "Fix the test collection (see the {cls} "
