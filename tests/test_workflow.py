@@ -98,10 +98,12 @@ def test_annotation_carries_the_four_lines() -> None:
     (line,) = review.annotation_commands(typed(rep))
     name, props, data = parse_command(line)
     assert (name, props["file"], props["line"]) == ("error", "tests/test_a.py", "9")
-    # the four lines, then the stamp gate's own line (issue 22)
-    assert data.split("\n")[2:] == [*report.four_lines(rep["pairs"][0]),
+    # what happened, the runs, the next step, the four lines, then the stamp gate's own line
+    # (issue 22)
+    assert data.split("\n")[3:] == [*report.four_lines(rep["pairs"][0]),
                                     f"stamp_gate={rep['pairs'][0]['action']}"]
-    assert data.split("\n")[1].startswith("Next step: ")
+    assert data.split("\n")[1].startswith("Runs: ")
+    assert data.split("\n")[2].startswith("Next step: ")
 
 
 @pytest.mark.parametrize(("raw", "clean"), [

@@ -121,6 +121,11 @@ def repro_text(repro: t.Reproduce | None) -> str:
     return f" Reproduce locally: {repro.line}{where}"
 
 
+def runs_text(told: t.Told) -> str:
+    """What each class's run gave, as one plain-text sentence (as the red block's runs line)."""
+    return "Runs: " + (" · ".join(r.words for r in told.runs) or "none") + "."
+
+
 def told_text(told: t.Told) -> str:
     """The next step of a told pair as one paragraph (an earlier attempt's red first)."""
     earlier = remembered_plain(told)
@@ -176,7 +181,8 @@ def told_message(told: t.Told) -> str:
     pair = told.pair
     said = told.happened + (f": {told.reason}" if told.reason else "")
     stamp_gate = report_lines.stamp_gate_line(pair)
-    return "\n".join([markdown.one_line(said), markdown.one_line(told_text(told)),
+    return "\n".join([markdown.one_line(said), markdown.one_line(runs_text(told)),
+                      markdown.one_line(told_text(told)),
                       # a repeated health check: its name and one-line explanation are in the
                       # next step already, not Hypothesis's whole text (once per class)
                       *(annotation_failures(pair) if told.check is None else ()),
@@ -221,16 +227,17 @@ def annotation_commands(
 
 
 def log_lines(report: Report) -> list[str]:
-    """One plain log line per rejected and frozen test, escaped for the log: what happened,
-    and for a run that did not finish its cause and next step (else the earlier reds)."""
+    """One plain log line per rejected and frozen test, escaped for the log: what happened
+    (and the gate's reason where it adds to it), what each class's run gave, and the next step
+    (an earlier attempt's red first): what the annotation says, on one line."""
     out = []
     max_days = report.max_freeze_days or t.DEFAULT_MAX_FREEZE_DAYS
     for pair in t.ordered_reds(report.pairs):
         told = t.tell(pair, report.now, max_days)
-        said = (" " + told_text(told) if told.log_step
-                else " " + remembered_plain(told) if told.remembered else "")
+        said = told.happened + (f": {told.reason}" if told.reason else "")
         out.append(workflow.log_line(
-            f"gate: {pair.status}: {pair.test_id}: {pair.action} ({told.happened}){said}"))
+            f"gate: {pair.status}: {pair.test_id}: {pair.action} ({said}) {runs_text(told)} "
+            f"{told_text(told)}"))
     return out
 
 

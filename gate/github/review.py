@@ -44,8 +44,8 @@ from gate.github.plain import log_lines as log_lines
 from gate.github.plain import pair_annotations as pair_annotations
 from gate.github.plain import plain_next_step as plain_next_step
 from gate.github.told import DEFAULT_MAX_FREEZE_DAYS as DEFAULT_MAX_FREEZE_DAYS
-from gate.github.told import OUTCOME_WORDS, RETRY_OUTCOMES, HealthCheck, Told
 from gate.github.told import REMEMBERED_WORDS as REMEMBERED_WORDS
+from gate.github.told import HealthCheck, Told
 from gate.github.told import greens as greens
 from gate.github.told import ordered_reds as ordered_reds
 from gate.github.told import repeated_health_check as repeated_health_check
@@ -53,7 +53,7 @@ from gate.github.told import stuck_kind as stuck_kind
 from gate.github.told import suggested_expiry as suggested_expiry
 from gate.github.told import tell as tell
 from gate.records import report as report_lines
-from gate.records.report_data import ABSENT, Location, Pair, Report, Run
+from gate.records.report_data import Location, Pair, Report, Run
 
 TEST_CHARS = 300
 TEXT_CHARS = 2000
@@ -123,31 +123,8 @@ def link_test(test_id: str, location: Location | None, view: View) -> str:
     return f"**[{label}]({target})**" if target else f"**{label}**"
 
 
-def _run_line(run: Run, attempt: int | None = None,
-              check: HealthCheck | None = None) -> str:
-    outcome = str(run.outcome)
-    if check is not None:  # the same health check in both classes: said once, below
-        code = t.exit_code_of(run)
-        exited = f"; exit code {code}" if code is not None else ""
-        return "❌ " + markdown.inline(
-            f"{run.server_class}: no result (health check "
-            f"{check.name or 'failed'}){exited}", TEXT_CHARS)
-    icon = "✅" if outcome == "pass" else "❌"
-    text = f"{run.server_class}: {OUTCOME_WORDS.get(outcome, outcome)}"
-    if attempt is not None:  # remembered from an earlier attempt's check run
-        text = f"{run.server_class} (attempt {attempt}): " \
-               f"{OUTCOME_WORDS.get(outcome, outcome)}"
-    if stuck_kind(run) == "not_collected":  # the next step says what the note says
-        text = f"{run.server_class}: no result (not collected)"
-    elif outcome in RETRY_OUTCOMES and stuck_kind(run) is not None:
-        text = f"{run.server_class}: no result ({outcome.replace('_', ' ')}); " \
-               f"{t.cause(run, False)}"
-    elif outcome in RETRY_OUTCOMES:
-        text = f"{run.server_class}: {t.cause(run)}"
-    elif outcome == "assert_fail" and run.exit_code is not ABSENT:
-        code = t.exit_code_of(run)
-        text += f" (exit code {code})" if code is not None else ""
-    return f"{icon} {markdown.inline(text, TEXT_CHARS)}"
+def _run_line(said: t.RunSaid) -> str:
+    return f"{'✅' if said.green else '❌'} {markdown.inline(said.words, TEXT_CHARS)}"
 
 
 def _code(lines: Sequence[str], info: str = "text") -> list[str]:
@@ -530,10 +507,11 @@ def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
     earlier = {m.run_id: m.attempt for m in pair.remembered or ()}
     check = told.check
     said = told.happened if told.happened_fixed else markdown.inline(told.happened)
+    if told.reason:  # the gate's own reason, where it adds to the words (as every sink says)
+        said += ": " + markdown.inline(told.reason, TEXT_CHARS)
     out = [f"#### {ICON.get(status, '')} {test_link(pair, view)} — {markdown.inline(status)}",
            "", f"**What happened:** {said}.", "",
-           "Runs: " + (' · '.join(_run_line(r, earlier.get(str(r.run_id)), check)
-                                  for r in pair.runs[:4]) or 'none'), ""]
+           "Runs: " + (' · '.join(_run_line(r) for r in told.runs) or 'none'), ""]
     if not isinstance(told.step, t.RetryStep):  # an entry that does not apply: said below
         out += _freeze_lines(pair, now, view)
     if out[-1] != "":

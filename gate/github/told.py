@@ -399,6 +399,43 @@ Step = (AllowlistStep | FreezeOverStep | HealthCheckStep | RetryStep | LocalRedS
 
 
 @dataclass(frozen=True)
+class RunSaid:
+    """What one run gave, in words (plain text: each sink escapes it), and whether it passed."""
+
+    server_class: str
+    words: str
+    green: bool
+
+
+def run_said(run: Run, attempt: int | None = None,
+             check: HealthCheck | None = None) -> RunSaid:
+    """One run's outcome in words: its class, what it gave and, where no assertion ran, why;
+    ``attempt``: remembered from that earlier attempt's check run; ``check``: the same health
+    check failed in both classes (said once, in the next step)."""
+    outcome = str(run.outcome)
+    cls = run.server_class
+    if check is not None:
+        code = exit_code_of(run)
+        exited = f"; exit code {code}" if code is not None else ""
+        return RunSaid(cls, f"{cls}: no result (health check {check.name or 'failed'})"
+                            f"{exited}", False)
+    text = f"{cls}: {OUTCOME_WORDS.get(outcome, outcome)}"
+    if attempt is not None:
+        text = f"{cls} (attempt {attempt}): {OUTCOME_WORDS.get(outcome, outcome)}"
+    kind = stuck_kind(run)
+    if kind is Stuck.NOT_COLLECTED:  # the next step says what the note says
+        text = f"{cls}: no result (not collected)"
+    elif outcome in RETRY_OUTCOMES and kind is not None:
+        text = f"{cls}: no result ({outcome.replace('_', ' ')}); {cause(run, False)}"
+    elif outcome in RETRY_OUTCOMES:
+        text = f"{cls}: {cause(run)}"
+    elif outcome == "assert_fail" and run.exit_code is not ABSENT:
+        code = exit_code_of(run)
+        text += f" (exit code {code})" if code is not None else ""
+    return RunSaid(cls, text, outcome == "pass" and check is None)
+
+
+@dataclass(frozen=True)
 class Told:
     """What a reviewer is told about one pair (rendered per sink, decided here once)."""
 
@@ -411,7 +448,7 @@ class Told:
     remembered: tuple[Remembered, ...]  # earlier attempts' reds (one per attempt and class)
     step: Step | None  # None: the remembered reds are the whole step
     check: HealthCheck | None  # the repeated health check, when there is one
-    log_step: bool  # the log line carries the next step (a run that did not finish)
+    runs: tuple[RunSaid, ...]  # what each class's run gave (up to four runs), in words
 
 
 def _blame(run: Run, kind: Stuck | None) -> str | None:
@@ -567,6 +604,7 @@ def tell(pair: Pair, now: int, max_days: int = DEFAULT_MAX_FREEZE_DAYS) -> Told:
     reason = (pair.reason if action != "reject_run_retry_new_id" and pair.reason
               and pair.reason not in happened_ else None)
     only_earlier = action == "reject_duplicate_stamps" and bool(earlier)
+    attempts = {m.run_id: m.attempt for m in pair.remembered or ()}
+    runs = tuple(run_said(r, attempts.get(str(r.run_id)), repeated) for r in pair.runs[:4])
     return Told(pair, now, max_days, happened_, fixed, reason, earlier,
-                None if only_earlier else _step(pair, now, max_days, check),
-                repeated, action == "reject_run_retry_new_id")
+                None if only_earlier else _step(pair, now, max_days, check), repeated, runs)
