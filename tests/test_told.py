@@ -21,7 +21,8 @@ import pytest
 
 from gate.decide import digest, stamps, when
 from gate.decide import outcome as outcomes
-from gate.github import checks, comment, markdown, plain, summary
+from gate.decide import ungated as ungated_rules
+from gate.github import checks, comment, judge_view, markdown, plain, summary, ungated
 from gate.github import told as t
 from gate.records.files import read_json
 from gate.records.report_data import Pair, Report
@@ -272,7 +273,9 @@ def _report(pair: Pair) -> Report:
 def sinks(report: Report) -> dict[str, str]:
     """Every sink's text for a report, as the action writes it: the job summary, the check
     run's output (its summary and text), its annotations, the annotations the job prints when
-    no check run is published, the pull-request comment and the gate job's log lines."""
+    no check run is published, the pull-request comment and the gate job's log lines (each
+    red test's, then the receipt, judge and ungated lines, as gate/action/gate.py prints
+    them)."""
     plan = checks.plan(report, SETTINGS)
     return {"summary": summary.render(report, view=g.VIEW),
             "check run output": plan.summary + "\n" + plan.text,
@@ -280,7 +283,9 @@ def sinks(report: Report) -> dict[str, str]:
             "workflow annotation": "\n".join(a.message for a in plain.pair_annotations(
                 report.pairs, now=report.now, max_days=30)),
             "pr comment": comment.body(report, "agent-patch gate", g.VIEW),
-            "log line": "\n".join(plain.log_lines(report))}
+            "log line": "\n".join([*plain.log_lines(report), *plain.audit_log_lines(report),
+                                   *judge_view.judge_log_lines(report),
+                                   *ungated.log_lines(report)])}
 
 
 def told_facts(told: t.Told) -> list[str]:
@@ -354,3 +359,40 @@ def test_no_renderer_reads_the_action_string() -> None:
     # the log line names the action itself (gate: rejected: <test>: <action>), as a value
     assert [f for f in found if not f.startswith("plain.py")] == []
     assert len([f for f in found if f.startswith("plain.py")]) == 1, found
+
+
+UNGATED = [("tests/test_new.py::test_added", "given"),
+           ("tests/test_new.py::TestMachine", "stateful"),
+           *((f"tests/test_more.py::test_{i}", "given") for i in range(5))]
+
+
+@pytest.mark.parametrize("policy", ungated_rules.POLICIES)
+@pytest.mark.parametrize("count", [0, 1, len(UNGATED)])
+def test_each_sink_names_the_ungated_tests_alike(policy: str, count: int) -> None:
+    """The ungated decision (gate/decide/ungated.py's table, every row: none, named, closed)
+    said alike by every sink that shows the report's sections: the job summary, the check run's
+    output, the pull-request comment and the gate job's log: how many, the first named, the
+    fix, and for ``closed`` that the policy closed the gate. (No annotation names them: an
+    annotation is a red pair's.)"""
+    decision = ungated_rules.decision(count, policy)
+    record = dict(g.all_green())
+    tests = UNGATED[:count]
+    if decision != ungated_rules.NONE:
+        record["ungated"] = {"policy": policy, "decision": decision, "count": count,
+                             "tests": [{"test": name, "kind": kind, "found_by": ["scan"]}
+                                       for name, kind in tests]}
+        record["decision"] = "closed" if decision == ungated_rules.CLOSED else "open"
+    report = typed(record)
+    facts = [f"{count} hypothesis test{'s' if count != 1 else ''}", tests[0][0],
+             ungated_rules.fix([name for name, _ in tests])] if tests else []
+    if decision == ungated_rules.CLOSED:
+        facts += ["ungated: fail", "the gate is closed"]
+    for sink, text in sinks(report).items():
+        if sink.endswith("annotation"):
+            continue
+        seen = _plain(text)
+        if decision == ungated_rules.NONE:
+            assert "ungated" not in seen, (sink, text)
+            continue
+        missing = [f for f in facts if _plain(f) not in seen]
+        assert missing == [], (sink, decision, text)
