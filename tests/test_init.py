@@ -752,6 +752,18 @@ def test_the_policy_templates_example_has_the_suggested_entrys_fields() -> None:
     assert policy.check(pol, entry["added"]) == []
 
 
+def test_the_policy_template_says_where_ungated_fail_goes() -> None:
+    """The summary of an ungated test says "the policy's `ungated: fail` would close the gate";
+    on the priority 2.0.0 trial the policy file gate init wrote never showed that key."""
+    import yaml
+
+    from gate.records import adopt, policy
+
+    (line,) = [text for text in adopt.POLICY_TEXT.splitlines() if text.startswith("# ungated:")]
+    record = yaml.safe_load(line[2:] + "\nallowlist: []")
+    assert policy.from_record(record, "template").ungated == "fail"
+
+
 def test_add_refuses_a_test_id_that_differs_from_its_card(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The one manifest check (gate.records.manifest.check_card) on the ``--add`` route."""

@@ -75,6 +75,9 @@ POLICY_TEXT = """\
 # max_freeze_days: 30                  # the longest freeze window `gate policy check` allows
 # timeouts:
 #   exit_codes: [124, 137]             # exit statuses stamped as resource_exit
+# ungated: fail                        # a @given test no manifest property selects closes the
+#                                      # gate (default warn: it is only named); recommended
+#                                      # for agent-drafted pull requests
 allowlist: []
 """
 
