@@ -165,25 +165,44 @@ def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
     )
 
 
+@dataclass(frozen=True)
+class ExampleRun:
+    """One act run of the example workflow, its GitHub double and its artifacts folder."""
+
+    result: ActResult
+    double: GitHubDouble
+    artifacts: Path
+
+
+@pytest.fixture(scope="module")
+def green_example(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> ExampleRun:
+    """The example workflow as it is (every property green), run once for the tests that each
+    read a part of that same run: the gate job's outputs and check run, the stamps."""
+    tmp = tmp_path_factory.mktemp("green-example")
+    with GitHubDouble(accept_any_token=False) as double:
+        result = _run_example(tmp, double, wheelhouse)
+    return ExampleRun(result, double, tmp / "artifacts")
+
+
 def _gate_outputs(result: ActResult) -> dict[str, str]:
     gate = result.job("gate")
     return gate.outputs.get("gate", {})
 
 
-def test_open_gate_under_act(tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse)
+def test_open_gate_under_act(green_example: ExampleRun) -> None:
+    result, double = green_example.result, green_example.double
     assert result.returncode == 0, result.log_tail(120)
     for server_class in ("local-pinned", "free-server"):
         stamp = result.job("stamp", {"server-class": server_class})
         assert stamp.succeeded, stamp.result
     # Two stamp artifacts, one per class, three stamps each, and the JSON report.
-    artifacts = sorted(p.name for p in (tmp_path / "artifacts").iterdir())
+    artifacts = sorted(p.name for p in green_example.artifacts.iterdir())
     assert len(artifacts) == 3 and all(a.startswith("gate-stamps-") for a in artifacts)
     assert "gate-stamps-report-gate-1" in artifacts
-    for folder in (tmp_path / "artifacts").iterdir():
+    for folder in green_example.artifacts.iterdir():
         if folder.name != "gate-stamps-report-gate-1":
             assert len(list(folder.rglob("*.json"))) == 3
-    (report,) = (tmp_path / "artifacts" / "gate-stamps-report-gate-1").rglob("*.json")
+    (report,) = (green_example.artifacts / "gate-stamps-report-gate-1").rglob("*.json")
     assert json.loads(report.read_text(encoding="utf-8"))["decision"] == "open"
 
     gate = result.job("gate")
@@ -247,15 +266,14 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
 COMMAND = "command: cd gate/examples && python -m pytest\n"
 
 
-def test_the_example_stamps_on_the_recorder_route(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
+def test_the_example_stamps_on_the_recorder_route(green_example: ExampleRun) -> None:
     """The README's route: the recorder applied each card in both classes (one seed, the
     card's cases), so both classes ran the same examples; no notice that cards were only
     hashed; each stamp job's summary says so."""
-    result = _run_example(tmp_path, double, wheelhouse)
+    result = green_example.result
     assert result.returncode == 0, result.log_tail(120)
     stamps: dict[str, dict[str, Any]] = {}
-    for path in (tmp_path / "artifacts").glob("gate-stamps-*-stamp-*/**/*.json"):
+    for path in green_example.artifacts.glob("gate-stamps-*-stamp-*/**/*.json"):
         stamp = json.loads(path.read_text(encoding="utf-8"))
         stamps[f"{stamp['server_class']} {stamp['test_id']}"] = stamp
     cards = {"parser_round_trip": (7, 32), "tokenizer_total": (11, 64), "lexer_unicode": (3, 16)}
