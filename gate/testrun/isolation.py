@@ -279,11 +279,13 @@ def protected_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[
     ``extra`` (the stamps folder, the recorder's private folder). Those that exist, real
     paths, each once.
 
-    The action's folder and the gate's package, when they are the workspace or inside it
-    (``uses: ./``: the venv imports the action's code from its folder), are not bound: their
-    files are the pull request's own, as the set-up step's seal reads them
-    (requirements/seal.sh), and the workspace stays writable to the command (a JUnit report,
-    a test's own files, this repository's example tests inside the package)."""
+    The action's folder and the gate's package, when they are the workspace or inside it,
+    are not bound: the workspace stays writable to the command (a JUnit report, a test's own
+    files, this repository's example tests inside the package). In the action that is only
+    ``GITHUB_ACTION_PATH`` with ``uses: ./``: the gate's package is then the copy the set-up
+    step made under ``$RUNNER_TEMP/agent-patch-gate`` and sealed (requirements/seal.sh
+    place), which is bound; a package in the workspace is the ``gate stamp`` command run from
+    a checkout."""
     workspace = env.get("GITHUB_WORKSPACE", "").strip()
     own = [str(Path(__file__).resolve().parent.parent), env.get("GITHUB_ACTION_PATH", "").strip()]
     paths = [path for path in own if path and not _inside(path, workspace)]
