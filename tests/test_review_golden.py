@@ -146,17 +146,47 @@ def test_broken_stamp_run_names_the_real_cause_everywhere() -> None:
     report = g.broken_stamp_run()
     out = surfaces(report)
     cause = "the test command failed before writing a report: exit code 1; no JUnit report"
-    # nine blocks, and once up front as the common cause
-    assert out["summary.md"].count(cause) == 10
-    assert out["check-summary.md"].count(cause) == 10
+    # once up front as the common cause; the nine blocks point to it (issue 29: repetition)
+    assert out["summary.md"].count(cause) == 1
+    assert out["check-summary.md"].count(cause) == 1
     assert "**Common cause — 9 tests:** in free-server, " + cause in out["summary.md"]
     assert out["summary.md"].index("Common cause") < out["summary.md"].index("#### ")
+    pointer = "free-server: no result &#40;resource exit&#41; — the common cause above"
+    assert out["summary.md"].count(pointer) == 9
+    assert out["summary.md"].count("**Next step:** see the common cause above") == 9
     notes = json.loads(out["annotations.json"])
     assert len(notes) == 9 and all(cause in n["message"] for n in notes)
     assert "rerun with a new run id" not in json.dumps(notes)
     # one log line per pair, and each annotation's stamp_gate= line (issue 22)
     assert out["log.txt"].count("reject_run_retry_new_id") == 9 + 9
     assert out["log.txt"].count("stamp_gate=reject_run_retry_new_id") == 9
+
+
+def test_a_broken_import_reads_once_per_class_where_common_causes_are_shown() -> None:
+    """Issue 29 (repetition): a patch that breaks the package's import stated its long cause
+    four times per test (the common cause, each run, each next step). The Markdown sinks that
+    show the common-cause paragraphs (job summary, check run output, pull-request comment) say
+    it once per class there and point to it from each block; an annotation and a log line
+    stand alone and keep the whole cause."""
+    from gate.github import comment
+
+    report = g.import_broken()
+    out = surfaces(report)
+    blame = "the patch breaks importing src/props/core.py"
+    pages = {"summary.md": out["summary.md"], "check-summary.md": out["check-summary.md"],
+             "comment": comment.body(typed(report), "agent-patch gate", g.VIEW)}
+    for name, page in pages.items():
+        assert page.count(blame) == 2, name  # one common cause per class
+        assert page.count("**Common cause — 3 tests:**") == 2, name
+        assert page.count("— the common cause above") == 3 * 2, name
+        assert page.count("**Next step:** see the common causes above for local-pinned and "
+                          "free-server") == 3, name
+        assert "**Next step (" not in page, name
+    notes = json.loads(out["annotations.json"])
+    assert len(notes) == 3 and all(n["message"].count(blame) >= 2 for n in notes)
+    assert all("common cause above" not in n["message"] for n in notes)
+    assert out["log.txt"].count(blame) >= 3 * 2
+    assert "common cause above" not in out["log.txt"]
 
 
 def test_allowlist_entry_is_valid_policy_within_the_maximum() -> None:

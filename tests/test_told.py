@@ -230,7 +230,9 @@ def _facts(told: t.Told) -> list[str]:
                         t.Stuck.INTERRUPTED: ["log", "cancelled"],
                         t.Stuck.DEADLINE: ["deadline_ms", "faster"],
                         t.Stuck.NO_REPORT: [c.detail]}.get(c.kind, [c.detail]) \
-                    if c.kind is not None else [c.cause]
+                    if c.kind is not None else [c.detail if c.above else c.cause]
+                if c.above:  # said in its common-cause paragraph, still on the page
+                    out.append(c.detail)
         case t.LocalRedStep() | t.StableStep():
             out += ["fix the code or the property"]
             if step.reproduce is not None:
@@ -253,9 +255,10 @@ def _facts(told: t.Told) -> list[str]:
 
 def _plain(text: str) -> str:
     """Markdown as a reader sees its words (entities decoded; code and emphasis marks gone)."""
-    for mark in ("`", "**", markdown.NO_LINK):
+    text = html.unescape(text.replace(markdown.NO_LINK, ""))  # an escaped ` reads as one
+    for mark in ("`", "**"):
         text = text.replace(mark, "")
-    return " ".join(html.unescape(text).split()).lower()
+    return " ".join(text.split()).lower()
 
 
 SETTINGS = checks.Settings(token="t", api_url="https://api.github.com", repository="octo/props",
@@ -293,7 +296,7 @@ def told_facts(told: t.Told) -> list[str]:
     words, and the gate's reason where it adds to them), what each class's run gave, and the
     next step's kind and parts."""
     return [told.happened, *([told.reason] if told.reason else []),
-            *(r.words for r in told.runs), *_facts(told)]
+            *(r.brief or r.words for r in told.runs), *_facts(told)]
 
 
 @pytest.mark.parametrize("pair", _decided(), ids=lambda p: f"{p.action}")
@@ -305,6 +308,34 @@ def test_each_sink_renders_the_same_facts(pair: Pair) -> None:
         seen = _plain(text)
         missing = [f for f in facts if _plain(f) not in seen]
         assert missing == [], (sink, told.step, text)
+
+
+#: The sinks that show the common-cause paragraphs above the red blocks (review.headline, or
+#: review.common_causes in the check run's output): their blocks point to a cause said there.
+COMMON_CAUSE_SINKS = ("summary", "check run output", "pr comment")
+
+
+@pytest.mark.parametrize("pair", [p for p in _decided() if isinstance(
+    t.tell(p, NOW, 30).step, t.RetryStep | t.HealthCheckStep)], ids=lambda p: f"{p.action}")
+def test_each_sink_renders_the_same_facts_when_the_cause_is_common(pair: Pair) -> None:
+    """Issue 29 (repetition): two tests with one cause. The sinks with common-cause paragraphs
+    say the cause there once and point to it from each block (the brief run words); every fact
+    is still on the page. An annotation and a log line stand alone: the whole told value."""
+    again = typed_pair({**pair.to_dict(), "test_id": pair.test_id + "_again"})
+    report = typed({"now": NOW, "max_freeze_days": 30,
+                    "counts": {"accepted": 0, "frozen": 0, "rejected": 2},
+                    "decision": "closed", "pairs": [pair.to_dict(), again.to_dict()]})
+    stated = t.above(report.pairs, NOW)
+    assert stated or isinstance(t.tell(pair, NOW, 30).step, t.HealthCheckStep)
+    for sink, text in sinks(report).items():
+        told = t.tell(pair, NOW, 30, stated if sink in COMMON_CAUSE_SINKS else frozenset())
+        seen = _plain(text)
+        missing = [f for f in told_facts(told) if _plain(f) not in seen]
+        assert missing == [], (sink, told.step, text)
+        if sink in COMMON_CAUSE_SINKS and stated:
+            assert "common cause" in seen, sink
+        else:
+            assert "the common cause above" not in seen, (sink, text)
 
 
 def test_every_decision_of_the_seed_tables_is_fed() -> None:

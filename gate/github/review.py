@@ -124,7 +124,8 @@ def link_test(test_id: str, location: Location | None, view: View) -> str:
 
 
 def _run_line(said: t.RunSaid) -> str:
-    return f"{'✅' if said.green else '❌'} {markdown.inline(said.words, TEXT_CHARS)}"
+    words = said.brief or said.words  # the brief words point to a common cause above
+    return f"{'✅' if said.green else '❌'} {markdown.inline(words, TEXT_CHARS)}"
 
 
 def _code(lines: Sequence[str], info: str = "text") -> list[str]:
@@ -276,6 +277,9 @@ def _freeze_over(step: t.FreezeOverStep, now: int) -> str:
 def _class_step(c: t.ClassCause, first: bool, view: View) -> str | None:
     """A run that did not finish: what to do in its class (None: said already)."""
     cls = markdown.inline(c.server_class)
+    if c.above:  # the common cause above says it, and what to do: point there, once
+        return (f"**Next step ({cls}):** see the common cause above for {cls}: it says what to "
+                "fix and whether a re-run helps." + _own_words(c))
     match c.kind:
         case t.Stuck.COLLECTION if c.blame:
             where = log_link(view, f"the {c.server_class} stamp job's log")
@@ -349,9 +353,32 @@ def _unused_entry(step: t.RetryStep, now: int, policy: str) -> str | None:
             f"local-pinned run. What helps is {helps}.")
 
 
+def _own_words(c: t.ClassCause) -> str:
+    """What a class's step says of this test that its common cause (said of many) does not:
+    the other class collected it, or passed on the same card."""
+    other = markdown.inline(c.collected_by or "")
+    cls = markdown.inline(c.server_class)
+    if c.kind is t.Stuck.COLLECTION and not c.blame and c.collected_by:
+        return (f" For this test, the {other} run collected it, so the {cls} environment "
+                "probably lacks a dependency or a file: add it to that stamp job's set-up, or "
+                "fix the import.")
+    if c.kind is t.Stuck.DEADLINE and c.other_passed and c.collected_by:
+        return (f" For this test, the {other} run passed on the same card, so this runner is "
+                "the slower one: raise `deadline_ms` in the card (reviewed: a new card, so "
+                "both stamp jobs run again; `null` for none), or make the test faster.")
+    return ""
+
+
 def _retry_lines(step: t.RetryStep, now: int, view: View, policy: str) -> list[str]:
     out: list[str] = []
-    for c in step.causes:
+    if step.causes and all(c.above and not _own_words(c) for c in step.causes):  # one pointer
+        classes = " and ".join(dict.fromkeys(markdown.inline(c.server_class)
+                                             for c in step.causes))
+        many = len({c.server_class for c in step.causes}) > 1
+        out.append(f"**Next step:** see the common cause{'s' if many else ''} above for "
+                   f"{classes}: {'they say' if many else 'it says'} what to fix and whether a "
+                   "re-run helps.")
+    for c in step.causes if not out else ():
         said = _class_step(c, not out, view)
         if said is not None:
             out.append(said)
@@ -501,8 +528,11 @@ def gloss_lines(pair: Pair) -> list[str]:
             f"the door: {door}.", ""]
 
 
-def red_block(pair: Pair, now: int, max_days: int, view: View) -> list[str]:
-    told = tell(pair, now, max_days)
+def red_block(pair: Pair, now: int, max_days: int, view: View,
+              stated: frozenset[t.CauseKey] = frozenset()) -> list[str]:
+    """One red test's block; ``stated``: the causes the common-cause paragraphs above it state
+    (:func:`gate.github.told.above`), which the block points to instead of repeating."""
+    told = tell(pair, now, max_days, stated)
     status = pair.status
     earlier = {m.run_id: m.attempt for m in pair.remembered or ()}
     check = told.check
@@ -562,19 +592,9 @@ def counts_sentence(report: Report) -> str:
 def common_causes(report: Report) -> list[str]:
     """One line per cause shared by two or more runs that did not finish (so nine identical
     reds read as one problem first)."""
-    groups: Counter[tuple[str, str, str | None]] = Counter()
-    for pair in report.pairs:
-        step = tell(pair, report.now).step
-        if isinstance(step, t.HealthCheckStep):  # one cause for the pair, in both classes
-            groups[("both classes", f"Hypothesis health check {step.check.name} failed the "
-                    "same way", t.Stuck.HEALTH_CHECK)] += 1
-        elif isinstance(step, t.RetryStep):
-            for c in step.causes:
-                groups[(c.server_class, c.detail, c.kind)] += 1
     out = []
-    for (cls, cause, kind), n in sorted(groups.items(), key=lambda kv: -kv[1]):
-        if n < 2:
-            continue
+    for common in t.common_causes(report.pairs, report.now):
+        cls, cause, kind, n = common.server_class, common.detail, common.kind, common.count
         what, then = COMMON_CAUSE.get(kind, COMMON_CAUSE[None])
         if kind == t.Stuck.COLLECTION and outcomes.BREAKS_IMPORTING in cause:
             then = BROKEN_IMPORT_THEN  # the cause names the file to fix already
@@ -700,10 +720,11 @@ def red_blocks(report: Report, view: View, room: int) -> tuple[list[str], int]:
     now = report.now
     max_days = int(report.max_freeze_days or DEFAULT_MAX_FREEZE_DAYS)
     reds = ordered_reds(list(report.pairs))
+    stated = t.above(report.pairs, now)  # every sink that shows red blocks shows these above
     out: list[str] = []
     used = 400
     for index, pair in enumerate(reds):
-        block = red_block(pair, now, max_days, view)
+        block = red_block(pair, now, max_days, view, stated)
         if used + _bytes(block) > room:
             left = len(reds) - index
             out += [f"**{left} more red test{'s are' if left != 1 else ' is'} not shown here "

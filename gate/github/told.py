@@ -144,6 +144,15 @@ def stuck_kind(run: Run) -> Stuck | None:
 #: How :func:`gate.decide.outcome.hypothesis_note` starts for a deadline miss.
 DEADLINE_NOTE = "hypothesis.errors.DeadlineExceeded"
 
+#: A run's cause as the common-cause paragraphs group it: (its class, the stamp's words, its
+#: :class:`Stuck` kind); a health check repeated in both classes is ("both classes", its words,
+#: ``Stuck.HEALTH_CHECK``).
+CauseKey = tuple[str, str, Stuck | None]
+
+
+def cause_key(run: Run) -> CauseKey:
+    return (run.server_class, cause(run, False), stuck_kind(run))
+
 
 @dataclass(frozen=True)
 class HealthCheck:
@@ -323,6 +332,9 @@ class ClassCause:
     collected_by: str | None  # a collection failure: a class whose run collected the test
     both_not_collected: bool  # the test was not collected in any class
     other_passed: bool  # the other class's run passed (on the same card)
+    #: a common-cause paragraph above the red blocks states this cause (:func:`above`): the
+    #: sinks that show it point there instead of repeating it (issue 29: repetition)
+    above: bool = False
 
 
 @dataclass(frozen=True)
@@ -405,13 +417,18 @@ class RunSaid:
     server_class: str
     words: str
     green: bool
+    #: the words when a common-cause paragraph above states the run's cause (:func:`above`),
+    #: for the sinks that show it; None: the cause is not stated above
+    brief: str | None = None
 
 
 def run_said(run: Run, attempt: int | None = None,
-             check: HealthCheck | None = None) -> RunSaid:
+             check: HealthCheck | None = None,
+             stated: frozenset[CauseKey] = frozenset()) -> RunSaid:
     """One run's outcome in words: its class, what it gave and, where no assertion ran, why;
     ``attempt``: remembered from that earlier attempt's check run; ``check``: the same health
-    check failed in both classes (said once, in the next step)."""
+    check failed in both classes (said once, in the next step); ``stated``: the causes a
+    common-cause paragraph states (:func:`above`), which the brief words point to."""
     outcome = str(run.outcome)
     cls = run.server_class
     if check is not None:
@@ -432,7 +449,10 @@ def run_said(run: Run, attempt: int | None = None,
     elif outcome == "assert_fail" and run.exit_code is not ABSENT:
         code = exit_code_of(run)
         text += f" (exit code {code})" if code is not None else ""
-    return RunSaid(cls, text, outcome == "pass" and check is None)
+    who = cls if attempt is None else f"{cls} (attempt {attempt})"
+    brief = (f"{who}: no result ({outcome.replace('_', ' ')}) — the common cause above"
+             if outcome in RETRY_OUTCOMES and cause_key(run) in stated else None)
+    return RunSaid(cls, text, outcome == "pass" and check is None, brief)
 
 
 @dataclass(frozen=True)
@@ -458,7 +478,7 @@ def _blame(run: Run, kind: Stuck | None) -> str | None:
     return note[start:] if kind is Stuck.COLLECTION and start >= 0 else None
 
 
-def _class_cause(run: Run, pair: Pair) -> ClassCause:
+def _class_cause(run: Run, pair: Pair, stated: frozenset[CauseKey]) -> ClassCause:
     kind = stuck_kind(run)
     found = _UNCOLLECTED.search(run.note or "") if kind is Stuck.COLLECTION else None
     others = [r.server_class for r in pair.runs
@@ -472,7 +492,8 @@ def _class_cause(run: Run, pair: Pair) -> ClassCause:
         exit_code=exit_code_of(run),
         collected_by=others[0] if others else None,
         both_not_collected=all(stuck_kind(r) is Stuck.NOT_COLLECTED for r in pair.runs),
-        other_passed=any(r is not run and r.outcome == "pass" for r in pair.runs))
+        other_passed=any(r is not run and r.outcome == "pass" for r in pair.runs),
+        above=cause_key(run) in stated)
 
 
 #: A red in both classes, by :class:`StableKind` (every sink says the same words).
@@ -539,7 +560,8 @@ def _stable_kind(pair: Pair) -> StableKind:
 _GENERATOR = ("sample card seed", "sample card cases", "Hypothesis setting")
 
 
-def _step(pair: Pair, now: int, max_days: int, check: HealthCheck | None) -> Step:
+def _step(pair: Pair, now: int, max_days: int, check: HealthCheck | None,
+          stated: frozenset[CauseKey]) -> Step:
     """The next step for the pair's action (the one place that reads the action string)."""
     action = pair.action
     if action == "reject_not_allowlisted":
@@ -559,7 +581,7 @@ def _step(pair: Pair, now: int, max_days: int, check: HealthCheck | None) -> Ste
     if action == "reject_run_retry_new_id":
         if check is not None:
             return HealthCheckStep(check)
-        return RetryStep(tuple(_class_cause(r, pair) for r in pair.runs
+        return RetryStep(tuple(_class_cause(r, pair, stated) for r in pair.runs
                                if r.outcome in RETRY_OUTCOMES), pair_stuck_kind(pair),
                          pair.freeze)
     if action == "reject_cross_class_pass":
@@ -594,8 +616,12 @@ def happened(pair: Pair) -> tuple[str, bool]:
     return WORDS.get(action, action.replace("_", " ")), action in WORDS
 
 
-def tell(pair: Pair, now: int, max_days: int = DEFAULT_MAX_FREEZE_DAYS) -> Told:
-    """What a reviewer is told about ``pair`` at ``now`` (the report's clock), decided once."""
+def tell(pair: Pair, now: int, max_days: int = DEFAULT_MAX_FREEZE_DAYS,
+         stated: frozenset[CauseKey] = frozenset()) -> Told:
+    """What a reviewer is told about ``pair`` at ``now`` (the report's clock), decided once;
+    ``stated``: the causes a common-cause paragraph above the pair's block states
+    (:func:`above`; only for a sink that shows those paragraphs: an annotation or a log line
+    stands alone, and says the whole cause)."""
     action = pair.action
     earlier = tuple(remembered(pair))
     repeated = repeated_health_check(pair)
@@ -605,6 +631,49 @@ def tell(pair: Pair, now: int, max_days: int = DEFAULT_MAX_FREEZE_DAYS) -> Told:
               and pair.reason not in happened_ else None)
     only_earlier = action == "reject_duplicate_stamps" and bool(earlier)
     attempts = {m.run_id: m.attempt for m in pair.remembered or ()}
-    runs = tuple(run_said(r, attempts.get(str(r.run_id)), repeated) for r in pair.runs[:4])
+    runs = tuple(run_said(r, attempts.get(str(r.run_id)), repeated, stated)
+                 for r in pair.runs[:4])
     return Told(pair, now, max_days, happened_, fixed, reason, earlier,
-                None if only_earlier else _step(pair, now, max_days, check), repeated, runs)
+                None if only_earlier else _step(pair, now, max_days, check, stated), repeated,
+                runs)
+
+
+# --- causes shared by several tests: said once, above the red blocks --------------------------
+
+@dataclass(frozen=True)
+class CommonCause:
+    """A cause shared by two or more reds' runs, said once in its own paragraph."""
+
+    server_class: str  # or "both classes" (a repeated health check)
+    detail: str  # the stamp's words (:func:`cause` without the outcome)
+    kind: Stuck | None
+    count: int
+
+    @property
+    def key(self) -> CauseKey:
+        return (self.server_class, self.detail, self.kind)
+
+
+def common_causes(pairs: Sequence[Pair], now: int) -> list[CommonCause]:
+    """The causes two or more runs that gave no result share (so nine identical reds read as
+    one problem first), commonest first."""
+    groups: dict[CauseKey, int] = {}
+    for pair in pairs:
+        step = tell(pair, now).step
+        keys: list[CauseKey] = []
+        if isinstance(step, HealthCheckStep):  # one cause for the pair, in both classes
+            keys = [("both classes", f"Hypothesis health check {step.check.name} failed the "
+                     "same way", Stuck.HEALTH_CHECK)]
+        elif isinstance(step, RetryStep):
+            keys = [(c.server_class, c.detail, c.kind) for c in step.causes]
+        for key in keys:
+            groups[key] = groups.get(key, 0) + 1
+    ordered = sorted(groups.items(), key=lambda kv: -kv[1])
+    return [CommonCause(*key, n) for key, n in ordered if n >= 2]
+
+
+def above(pairs: Sequence[Pair], now: int) -> frozenset[CauseKey]:
+    """The causes the common-cause paragraphs state (:func:`common_causes`): a red block
+    below them refers to these briefly instead of repeating them (issue 29: a patch that
+    breaks the package's import read four times per test)."""
+    return frozenset(c.key for c in common_causes(pairs, now))
