@@ -111,7 +111,7 @@ def test_the_gate_stamp_routes_go_through_it(spy: list[dict[str, Any]], manifest
                                         "test case in the report; nearest: 's.test_total'")
     assert spy == [{"classname": "s", "name": "test_totl", "names": REPORT.names(),
                     "seen": outcome.SEEN_UNKNOWN, "collection_errors": (),
-                    "pytest_route": False}]
+                    "pytest_route": False, "collection_blame": None}]
     if manifest:  # a selector that matches is decided without it
         assert junit_route._decide(request, RED, REPORT, 0).outcome == "pass"
         assert len(spy) == 1
@@ -146,7 +146,8 @@ def test_the_plugin_route_goes_through_it_with_what_it_collected(
     assert decided.outcome == "resource_exit"
     assert "JUnit" not in decided.note and "selector" not in decided.note
     assert spy == [{"classname": "s", "name": "test_totl", "names": [("s", "test_total")],
-                    "seen": seen, "collection_errors": [], "pytest_route": True}]
+                    "seen": seen, "collection_errors": [], "pytest_route": True,
+                    "collection_blame": None}]
 
 
 def test_every_route_builds_and_writes_through_the_one_shared_step() -> None:
