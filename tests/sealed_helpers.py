@@ -78,6 +78,17 @@ def user_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def home_in(folder: Path) -> Path:
+    """A home folder for the job's user inside ``folder`` (its owner's, as ``folder`` is): at
+    ``namespace`` the home is read-only to the command, so it cannot be the folder the
+    command runs in (the gate refuses that)."""
+    home = folder / "home"
+    home.mkdir(exist_ok=True)
+    st = folder.stat()
+    os.chown(home, st.st_uid, st.st_gid)
+    return home
+
+
 @pytest.fixture
 def shared_folder() -> Iterator[Path]:
     """A fresh folder the unprivileged user owns (removed after)."""

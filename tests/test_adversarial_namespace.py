@@ -12,6 +12,7 @@ would have the manager run it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from gate.testrun import isolation
+from gate.errors import GateInputError
+from gate.testrun import isolation, mounts
 from tests import sealed_helpers as sealed
 from tests.sealed_helpers import shared_folder
 
@@ -111,7 +113,7 @@ def test_the_users_service_manager_starts_nothing_for_the_namespaced_command(
     ready = shared_folder / "manager-ready"
     (shared_folder / "manager.py").write_text(MANAGER, encoding="utf-8")
     (shared_folder / "attack.py").write_text(ATTACK, encoding="utf-8")
-    env = sealed.user_env(shared_folder, XDG_RUNTIME_DIR=str(runtime_dir))
+    env = sealed.user_env(sealed.home_in(shared_folder), XDG_RUNTIME_DIR=str(runtime_dir))
     manager = subprocess.Popen(sealed.as_user([sealed.PYTHON, str(shared_folder / "manager.py"),
                                                str(runtime_dir / "systemd" / "private"),
                                                str(ready), token]), env=env)
@@ -237,7 +239,7 @@ def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
     # runner the worker is the step process's parent)
     done = sealed.run_as_user([str(worker), "-c", '"$@"; exit $?', "step", *gate],
                               shared_folder, sealed.user_env(
-                                  shared_folder, ATTACK_RUNNER=str(runner_root),
+                                  sealed.home_in(shared_folder), ATTACK_RUNNER=str(runner_root),
                                   RUNNER_TEMP=str(runner_root / "_work" / "_temp"),
                                   ATTACK_REPORT=str(shared_folder / "said.json")))
     assert done.returncode == 0, done.stderr
@@ -265,15 +267,6 @@ os.chmod(os.path.join(folder, "git"), 0o755)
 
 @needs_user
 @needs_bwrap
-@pytest.mark.xfail(strict=True, reason=(
-    "BREAK (namespace and process levels; user holds it): the job's user's home stays writable "
-    "inside the namespace, and a hosted runner's PATH begins with folders in it "
-    "(~/.local/bin, ~/.cargo/bin, ~/.dotnet/tools, before /usr/bin). A test writes "
-    "~/.local/bin/git; a step of the job after the action that looks git up on PATH runs it "
-    "with that step's environment: actions/checkout's post step (INPUT_TOKEN, "
-    "ACTIONS_RUNTIME_TOKEN, and with id-token: write the OIDC request, with which it can sign "
-    "a stamp set as the job in sigstore mode). The action's own later steps are safe (bash by "
-    "path, the seal's tools from /usr/bin: tests/test_seal.py); the workflow's are not"))
 def test_a_tool_planted_first_on_the_jobs_path_is_not_found_by_a_later_step(
         shared_folder: Path) -> None:
     home = shared_folder / "home"
@@ -363,7 +356,8 @@ def test_a_venv_root_kept_between_jobs_is_read_only_inside(shared_folder: Path) 
             "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
             f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
     done = sealed.run_as_user(gate, shared_folder, sealed.user_env(
-        shared_folder, AGENT_PATCH_GATE_VENV_ROOT=str(root), ATTACK_VENV_ROOT=str(root),
+        sealed.home_in(shared_folder), AGENT_PATCH_GATE_VENV_ROOT=str(root),
+        ATTACK_VENV_ROOT=str(root),
         ATTACK_REPORT=str(shared_folder / "said.json")))
     assert done.returncode == 0, done.stderr
     said = json.loads((shared_folder / "said.json").read_text(encoding="utf-8"))
@@ -414,7 +408,9 @@ def test_a_wrapper_the_install_plants_on_path_never_wraps_the_tests(
     os.chown(home, sealed.UID, sealed.GID)
     (shared_folder / "fake-bwrap").write_text(FAKE_BWRAP, encoding="utf-8")
     (shared_folder / "where.py").write_text(WHERE, encoding="utf-8")
-    planted = home / ".local" / "bin"
+    # (the job's home is read-only inside now: a folder of the workspace on PATH, which the
+    # install can still write, plants it)
+    planted = shared_folder / "bin"
     report = EXAMPLES / "junit" / "free-server.xml"
     gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
             str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
@@ -433,3 +429,175 @@ def test_a_wrapper_the_install_plants_on_path_never_wraps_the_tests(
     # outside any namespace, killed every process of the user's it found: the gate too)
     assert where == {"no_new_privs": "1", "gate_seen": 0}, where
     assert done.returncode == 0, done.stderr
+
+
+#: The test command's writes to the job's home and its own: what a later step reads or runs
+#: (``~/.gitconfig``: ``core.fsmonitor`` runs a program at a later step's ``git status``;
+#: ``~/.bashrc``; ``~/.local/bin``), the workspace's ``.git`` (its config and hooks, which the
+#: checkout's post step's ``git`` reads and runs), and what the tests must still write.
+HOME_ATTACK = r'''
+import json, os, shutil, subprocess
+real = os.environ["ATTACK_HOME"]
+work = os.environ["ATTACK_WORKSPACE"]
+said = {"home": os.environ["HOME"]}
+def attempt(label, path, text="x\n"):
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a") as f:
+            f.write(text)
+        said[label] = "done"
+    except OSError as exc:
+        said[label] = exc.strerror
+attempt("gitconfig", os.path.join(real, ".gitconfig"), "[core]\n\tfsmonitor = /tmp/x\n")
+attempt("bashrc", os.path.join(real, ".bashrc"))
+attempt("local_bin", os.path.join(real, ".local", "bin", "git"))
+attempt("git_config", os.path.join(work, ".git", "config"), "[core]\n\thooksPath = /tmp\n")
+attempt("git_hook", os.path.join(work, ".git", "hooks", "post-checkout"))
+attempt("pip_cache", os.path.join(os.environ["HOME"], ".cache", "pip", "http", "x"))
+attempt("workspace", os.path.join(work, ".hypothesis", "examples", "x"))
+attempt("temp", os.path.join(os.environ["RUNNER_TEMP"], "scratch", "x"))
+git = shutil.which("git")
+said["git_global"] = subprocess.run([git, "config", "--global", "user.name", "t"]).returncode \
+    if git else 0
+with open(os.path.join(work, "said.json"), "w") as f:
+    json.dump(said, f)
+'''
+
+
+def _home_attack(folder: Path, as_user: list[str], path: str | None = None
+                 ) -> tuple[subprocess.CompletedProcess[str], dict[str, object], Path, Path]:
+    """``gate stamp --isolation namespace`` run as the job's user (``as_user``, who owns
+    ``folder``) with a hosted runner's layout: the workspace and ``RUNNER_TEMP`` under the
+    home (``/home/runner/work``), the command running :data:`HOME_ATTACK`."""
+    home = folder / "home"
+    work = home / "work" / "repo" / "repo"
+    temp = home / "work" / "_temp"
+    (work / ".git" / "hooks").mkdir(parents=True)
+    (work / ".git" / "config").write_text("[core]\n")
+    temp.mkdir(parents=True)
+    st = folder.stat()
+    for made in (home, *home.rglob("*")):
+        os.lchown(made, st.st_uid, st.st_gid)
+    (folder / "attack.py").write_text(HOME_ATTACK, encoding="utf-8")
+    os.chmod(folder / "attack.py", 0o644)
+    report = EXAMPLES / "junit" / "free-server.xml"
+    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
+            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
+            "free-server", "--isolation", "namespace", "--junit", str(work / "junit.xml"),
+            "--out", str(temp / "stamps"), "--", "bash", "-c",
+            f"cp {report} {work / 'junit.xml'}; {sealed.PYTHON} {folder / 'attack.py'}"]
+    env = sealed.user_env(home, GITHUB_WORKSPACE=str(work), RUNNER_TEMP=str(temp),
+                          ATTACK_HOME=str(home), ATTACK_WORKSPACE=str(work))
+    if path is not None:
+        env["PATH"] = path
+    done = subprocess.run([*as_user, *gate], cwd=work, env=env, capture_output=True,
+                          text=True, timeout=180, check=False)
+    said = json.loads((work / "said.json").read_text()) if (work / "said.json").exists() else {}
+    return done, said, home, temp
+
+
+def _assert_home_held(done: subprocess.CompletedProcess[str], said: dict[str, object],
+                      home: Path, temp: Path) -> None:
+    assert done.returncode == 0, done.stderr
+    assert said["gitconfig"] == said["bashrc"] == said["local_bin"] == "Read-only file system"
+    assert said["git_config"] == said["git_hook"] == "Read-only file system", said
+    # the command's own HOME: a private folder under RUNNER_TEMP, writable, gone after
+    assert said["home"] != str(home) and str(said["home"]).startswith(str(temp)), said
+    assert said["pip_cache"] == said["workspace"] == said["temp"] == "done", said
+    assert said["git_global"] == 0, said
+    assert not os.path.exists(str(said["home"]))
+    assert sorted(p.name for p in home.iterdir()) == ["work"]  # nothing persisted in it
+    assert (home / "work" / "repo" / "repo" / ".git" / "config").read_text() == "[core]\n"
+    assert len(list((temp / "stamps").glob("*.json"))) == 3
+
+
+@needs_user
+@needs_bwrap
+def test_the_jobs_home_and_the_workspaces_git_are_read_only_and_home_is_the_commands_own(
+        shared_folder: Path) -> None:
+    """Inside the namespace a test writes ``~/.gitconfig`` (a ``core.fsmonitor`` a later
+    step's ``git`` runs), ``~/.bashrc``, ``~/.local/bin/git`` and the workspace's
+    ``.git/config`` and hooks (actions/checkout's post step runs ``git`` in the workspace):
+    each write fails (``EROFS``), while ``HOME`` is a private folder it may write (pip's cache,
+    ``git config --global``), removed after, and the workspace and ``RUNNER_TEMP``, both under
+    the home as on a hosted runner, stay writable."""
+    _assert_home_held(*_home_attack(shared_folder, sealed.as_user([]))[:4])
+
+
+@needs_user
+def test_the_home_held_on_the_sudo_unshare_route_too(shared_folder: Path) -> None:
+    """The same attack as a hosted runner's user (passwordless sudo) with no bubblewrap on
+    PATH, so the namespace is made through ``sudo unshare`` (as on ubuntu-24.04)."""
+    from tests.test_isolation_levels import _hosted_user, _no_bwrap_path
+
+    if shutil.which("sudo") is None or shutil.which("useradd") is None:
+        pytest.skip("needs sudo and useradd (root) to make a hosted-runner user")
+    if not isolation.observe({}).unshare:
+        pytest.skip("unshare's namespaces do not start here")
+    uid, gid = _hosted_user()
+    os.lchown(shared_folder, uid, gid)
+    tools = _no_bwrap_path(shared_folder)
+    as_sudoer = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups", "--"]
+    done, said, home, temp = _home_attack(shared_folder, as_sudoer, path=str(tools))
+    _assert_home_held(done, said, home, temp)
+    stamp = json.loads(next((temp / "stamps").glob("*.json")).read_text())
+    assert stamp["isolation"]["by"] == "sudo-unshare", stamp["isolation"]
+
+
+def test_a_missing_path_folder_the_command_could_make_is_bound_read_only_or_refused(
+        tmp_path: Path) -> None:
+    """A folder on the job's PATH that does not exist yet (``~/.local/bin`` before anything
+    was installed there) could be made and filled by the command: the nearest folder above it
+    that the user may write is bound read-only; one that is ``/`` or holds the temporary
+    folder (the tests write there) cannot be, and the level is refused naming the entry."""
+    import tempfile
+
+    home = tmp_path / "home"
+    work = home / "work"
+    work.mkdir(parents=True)
+    missing = home / ".local" / "bin"
+    plan = mounts.mount_plan([], [str(work)], [], [], [f"{missing}:/usr/bin"])
+    assert ("ro", str(home)) in plan and ("rw", str(work)) in plan
+    assert plan.index(("ro", str(home))) < plan.index(("rw", str(work)))  # deeper after
+    # inside the workspace (an island): left to the workspace's rules
+    assert mounts.mount_plan([], [str(work)], [], [], [f"{work}/.venv/bin"]) == []
+    in_temp = os.path.join(tempfile.gettempdir(), f"gate-no-such-{os.getpid()}", "bin")
+    with pytest.raises(GateInputError) as raised:
+        mounts.mount_plan([], [str(work)], [], [], [in_temp])
+    assert in_temp in str(raised.value) and "fix: create the folder" in str(raised.value)
+
+
+def test_a_home_that_is_the_workspace_is_refused_at_namespace(tmp_path: Path) -> None:
+    """The job's home cannot be both read-only and the folder the tests write: the level is
+    refused before anything runs, naming the home and the fix."""
+    from gate.decide import isolation as levels
+
+    facts = levels.Facts(ptrace_scope=1, bwrap=True, unshare=False, root=False, sudo=False)
+    with pytest.raises(GateInputError) as raised:
+        isolation.seal_for("namespace", source="gate stamp", field_name="--isolation",
+                           env={"HOME": str(tmp_path), "GITHUB_WORKSPACE": str(tmp_path)},
+                           facts=facts)
+    assert f"the job's home {tmp_path} is the workspace" in str(raised.value)
+    seal = isolation.seal_for("process", source="gate stamp", field_name="--isolation",
+                              env={"HOME": str(tmp_path), "GITHUB_WORKSPACE": str(tmp_path)},
+                              facts=facts)
+    assert seal.homes == ()
+
+
+def test_a_python_in_the_jobs_home_gets_the_tests_venv(tmp_path: Path) -> None:
+    """A Python first on PATH in the job's home (pyenv's ``~/.pyenv``) is read-only inside
+    like the tool cache's, so the install goes into a venv of the tests
+    (:func:`gate.testrun.running.with_tests_venv` asks :meth:`Seal.reads_only`); one in the
+    workspace (a writable island inside the home) is the workspace's."""
+    from gate.decide import isolation as levels
+
+    home = tmp_path / "home"
+    (home / ".pyenv" / "bin").mkdir(parents=True)
+    (home / "work" / ".venv" / "bin").mkdir(parents=True)
+    facts = levels.Facts(ptrace_scope=1, bwrap=True, unshare=False, root=False, sudo=False)
+    seal = isolation.Seal(levels.Level("namespace", "bwrap"), 1, facts,
+                          homes=(str(home),), islands=(str(home / "work"),))
+    assert seal.reads_only(home / ".pyenv" / "bin")
+    assert not seal.reads_only(home / "work" / ".venv" / "bin")
+    assert not isolation.Seal(levels.Level("process", None), 1, facts,
+                              homes=(str(home),)).reads_only(home / ".pyenv" / "bin")

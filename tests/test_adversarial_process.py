@@ -78,7 +78,7 @@ def _killer_run(folder: Path, token: str, level: str) -> tuple[int, str, bool]:
             "--root", str(EXAMPLES), "--server-class", "free-server", "--isolation", level,
             "--junit", str(folder / "junit.xml"), "--out", str(folder / "stamps"), "--",
             sealed.PYTHON, str(folder / "killer.py"), str(marker), str(found), token]
-    done = sealed.run_as_user(gate, folder, sealed.user_env(folder))
+    done = sealed.run_as_user(gate, folder, sealed.user_env(sealed.home_in(folder)))
     deadline = time.monotonic() + 6
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -170,7 +170,7 @@ def test_a_file_command_the_test_locks_is_still_put_back(shared_folder: Path, ho
             "--junit", str(junit), "--out", str(shared_folder / "stamps"), "--", "bash", "-c",
             f"cp {EXAMPLES / 'junit' / 'free-server.xml'} {junit}; {attack}"]
     done = sealed.run_as_user(gate, shared_folder, sealed.user_env(
-        shared_folder, RUNNER_TEMP=str(temp), GITHUB_ENV=str(env_file)))
+        sealed.home_in(shared_folder), RUNNER_TEMP=str(temp), GITHUB_ENV=str(env_file)))
     assert done.returncode == 2, done.stderr
     assert "(put back as it was)" in done.stderr, done.stderr
     assert env_file.read_text() == "KEEP=1\n"  # what the runner applies after the step

@@ -325,7 +325,8 @@ def attack(folder: Path, token: str, isolation_level: str, socket_path: Path,
     """``gate stamp --isolation LEVEL`` as the job's (unprivileged) user under a step's shell
     holding a secret; the command writes the free-server report and runs :data:`ATTACK`."""
     (folder / "attack.py").write_text(ATTACK)
-    environment = {**sealed.user_env(folder), **_job_files(folder, owner), "ATTACK_TOKEN": token,
+    environment = {**sealed.user_env(sealed.home_in(folder)), **_job_files(folder, owner),
+                   "ATTACK_TOKEN": token,
                    "DOCKER_HOST": f"unix://{socket_path}", **(env or {})}
     out = folder / "stamps"
     report = EXAMPLES / "junit" / "free-server.xml"

@@ -143,7 +143,7 @@ def _run(folder: Path, level: str, install: str, plant_in: str) -> tuple[
         install = f"{install} && {plant}"
     for path in (folder, *folder.rglob("*")):
         os.lchown(path, sealed.UID, sealed.GID)
-    env = sealed.user_env(folder, RUNNER_TOOL_CACHE=str(folder / "toolcache"),
+    env = sealed.user_env(sealed.home_in(folder), RUNNER_TOOL_CACHE=str(folder / "toolcache"),
                           RUNNER_TEMP=str(folder / "_temp"), PIP_NO_INDEX="1",
                           PIP_FIND_LINKS=str(wheels), PIP_DISABLE_PIP_VERSION_CHECK="1",
                           PIP_NO_CACHE_DIR="1")
@@ -269,13 +269,17 @@ def _seal(level: str, read_only: tuple[str, ...] = ("/usr",), **facts: Any) -> i
 
 
 def test_the_tests_venv_only_at_namespace_with_an_install(tmp_path: Path) -> None:
+    from dataclasses import replace
+
     from gate.testrun import running
 
     for request in (_request(tmp_path, _seal("process", ("/",)), "pip install x"),
                     _request(tmp_path, _seal("namespace", bwrap=True), None),
                     _request(tmp_path, None, "pip install x"),
-                    # its Python in a folder it may write (a venv of the workspace)
-                    _request(tmp_path, _seal("namespace", (str(tmp_path / "ro"),), bwrap=True),
+                    # its Python in a folder it may write (a venv of the workspace: this
+                    # run's venv taken for one, a writable island)
+                    _request(tmp_path, replace(_seal("namespace", (str(tmp_path / "ro"),),
+                                                     bwrap=True), islands=(sys.prefix,)),
                              "pip install x")):
         assert running.with_tests_venv(request) is request
 
@@ -362,7 +366,8 @@ def test_the_recorder_route_runs_from_the_tests_venv(shared_folder: Path) -> Non
     (shared_folder / "_temp").mkdir()
     for path in (shared_folder, *shared_folder.rglob("*")):
         os.lchown(path, sealed.UID, sealed.GID)
-    env = sealed.user_env(shared_folder, RUNNER_TOOL_CACHE=str(shared_folder / "toolcache"),
+    env = sealed.user_env(sealed.home_in(shared_folder),
+                          RUNNER_TOOL_CACHE=str(shared_folder / "toolcache"),
                           RUNNER_TEMP=str(shared_folder / "_temp"), PIP_NO_INDEX="1",
                           PIP_FIND_LINKS=str(wheels), PIP_DISABLE_PIP_VERSION_CHECK="1",
                           PIP_NO_CACHE_DIR="1")

@@ -87,7 +87,10 @@ def runner(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
 
 def _env(tmp: Path) -> dict[str, str]:
     wheels = prepare_wheelhouse()
-    return {"PATH": os.environ["PATH"], "HOME": str(tmp), "RUNNER_TEMP": str(tmp / "runner"),
+    (tmp / "home").mkdir(exist_ok=True)  # not the folder the command writes: at namespace the
+    # home is read-only to it
+    return {"PATH": os.environ["PATH"], "HOME": str(tmp / "home"),
+            "RUNNER_TEMP": str(tmp / "runner"),
             "GITHUB_ACTION_PATH": str(tmp / "action"), "GITHUB_WORKSPACE": str(tmp / "ws"),
             "AGENT_PATCH_GATE_VENV_ROOT": str(tmp / "venvs"),
             "GATE_PYTHON": str(next((tmp / "py" / "bin").iterdir())), "GATE_MODE": "stamp",

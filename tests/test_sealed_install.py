@@ -111,7 +111,8 @@ def _action_env(folder: Path, command: str, **extra: str) -> dict[str, str]:
     runner.mkdir(exist_ok=True)
     os.chown(runner, sealed.UID, sealed.GID)
     report = EXAMPLES / "junit" / "free-server.xml"
-    return sealed.user_env(folder, GATE_MODE="stamp", GATE_SERVER_CLASS="free-server",
+    return sealed.user_env(sealed.home_in(folder), GATE_MODE="stamp",
+                           GATE_SERVER_CLASS="free-server",
                            GATE_MANIFEST=str(EXAMPLES / "manifest.yml"),
                            GATE_ROOT=str(EXAMPLES), GATE_JUNIT=str(folder / "junit.xml"),
                            RUNNER_TEMP=str(runner), GITHUB_JOB="stamp",
@@ -143,7 +144,7 @@ def _gate(folder: Path, *flags: str, command: str = "exit 1",
             "--root", str(EXAMPLES), "--server-class", "free-server",
             "--junit", str(folder / "junit.xml"), "--out", str(folder / "stamps"), *flags,
             "--", "bash", "-c", f"cp {report} junit.xml; {command}"]
-    return sealed.run_as_user(argv, folder, sealed.user_env(folder, **(env or {})))
+    return sealed.run_as_user(argv, folder, sealed.user_env(sealed.home_in(folder), **(env or {})))
 
 
 @pytest.mark.skipif(sealed.can_drop() is not None, reason=str(sealed.can_drop()))

@@ -100,7 +100,7 @@ def _stamp_as_user(folder: Path, command: str, *extra: str,
             *extra,
             "--junit", str(folder / "junit.xml"), "--out", str(out),
             "--", "bash", "-c", f"cp {report} {folder / 'junit.xml'}; {command}; exit 1"]
-    done = sealed.run_as_user(argv, folder, sealed.user_env(folder, **(env or {})))
+    done = sealed.run_as_user(argv, folder, sealed.user_env(sealed.home_in(folder), **(env or {})))
     return done.returncode, done.stderr, out
 
 
@@ -282,7 +282,7 @@ def test_the_gates_own_environ_holds_no_secret(shared_folder: Path, route: str) 
                "GATE_COMMAND": f"cp {EXAMPLES / 'junit' / 'free-server.xml'} junit.xml; "
                                f"{READ_PARENT}; exit 1"}
         done = sealed.run_as_user([sealed.PYTHON, "-m", "gate", "action"], shared_folder,
-                                  sealed.user_env(shared_folder, **env))
+                                  sealed.user_env(sealed.home_in(shared_folder), **env))
         assert done.returncode == 0, done.stderr
     own = (shared_folder / "own.txt").read_text(encoding="utf-8")
     assert "CI=true" in own  # it ran, with the job's other variables
@@ -445,7 +445,8 @@ def test_an_interrupted_gate_reaps_too(shared_folder: Path, token: str, level: s
             "--", "bash", "-c", f"cp {report} junit.xml; {sealed.PYTHON} "
             f"{shared_folder / 'daemon.py'} /nowhere {token}; touch started; sleep 300"]
     gate = subprocess.Popen(sealed.as_user(argv), cwd=shared_folder,
-                            env=sealed.user_env(shared_folder), stdout=subprocess.PIPE,
+                            env=sealed.user_env(sealed.home_in(shared_folder)),
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not (shared_folder / "started").exists() and time.monotonic() < deadline:
@@ -482,7 +483,7 @@ def test_the_pytest_route_reaps_what_a_conftest_starts(shared_folder: Path, toke
             "--isolation", "none",  # the reaper's naming (in a namespace the kernel kills it)
             "--", sealed.PYTHON, "-m", "pytest"]
     done = sealed.run_as_user(argv, project, sealed.user_env(
-        shared_folder, PYTHONDONTWRITEBYTECODE="1"))
+        sealed.home_in(shared_folder), PYTHONDONTWRITEBYTECODE="1"))
     assert done.returncode == 0, done.stderr
     assert sealed.processes_with(token) == []
     killed = [line for line in done.stderr.splitlines() if "killed pid" in line]

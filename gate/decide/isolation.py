@@ -38,7 +38,9 @@ PROMISES = {
                 "the step's shell, the runner), dies whole with it, and finds the action's "
                 "folder, its venv, the tool cache and the stamps folder read-only and the "
                 "runner's file commands, the signing key file and container sockets "
-                "read-only or absent"),
+                "read-only or absent; the job's home, every folder of its user on PATH and "
+                "the workspace's .git are read-only (HOME is a private folder of its own, "
+                "removed after), so nothing it writes there runs in a later step"),
     USER: ("what namespace promises, and the command runs as another user who has no sudo "
            "and no container socket, so nothing of the job's user is writable to it but the "
            "workspace"),

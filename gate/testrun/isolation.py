@@ -12,9 +12,13 @@ private folder, the runner's file-command files and its own programs are read-on
 action's folder and the gate's package not when they are in the workspace: ``uses: ./``); the
 signing key file, the runner's credentials and every container socket are replaced by an empty
 ``/dev/null`` bind (a connect is refused), the user's runtime folder by an empty one. The
-workspace and the rest of the file system stay as they are. The command runs below the
-namespace's reaper (:data:`REAPER_SCRIPT`), which stops, names and kills every process the
-command left there; when the namespace's first process (the unshare route's shell, or
+job's home, every folder of its user on ``PATH`` and the workspace's ``.git`` are read-only
+too, the workspace, the current folder and ``RUNNER_TEMP`` writable again inside the home
+(:func:`gate.testrun.mounts.mount_plan`), and ``HOME`` is the command's own private folder:
+nothing it writes is a program or configuration a later step of the job finds. The workspace
+and the rest of the file system stay as they are. The command runs below the namespace's
+reaper (:data:`REAPER_SCRIPT`), which stops, names and kills every process the command left
+there; when the namespace's first process (the unshare route's shell, or
 bubblewrap's init) ends, the kernel kills anything left.
 
 ``user``: the same namespace through ``unshare``, and ``setpriv`` switches to another user
@@ -37,6 +41,9 @@ from typing import Any
 from gate.decide import isolation as levels
 from gate.decide import outcome
 from gate.errors import GateInputError
+from gate.testrun.mounts import XDG_FOLDERS, home_folders, mount_plan, writable_islands
+from gate.testrun.mounts import existing as _existing
+from gate.testrun.mounts import inside as _inside
 from gate.testrun.withheld import command_env
 
 YAMA = Path("/proc/sys/kernel/yama/ptrace_scope")
@@ -344,19 +351,6 @@ def hidden_paths(env: Mapping[str, str], extra: Iterable[Path] = ()) -> list[str
     return [p for p in found if not any(p != f and _inside(p, f) for f in folders)]
 
 
-def _inside(path: str, folder: str) -> bool:
-    """Is ``path`` the folder ``folder`` or inside it (real paths; no folder: no)?"""
-    if not folder:
-        return False
-    real, top = os.path.realpath(path), os.path.realpath(folder).rstrip("/")
-    return real == top or real.startswith(top + "/")
-
-
-def _existing(paths: Iterable[str]) -> list[str]:
-    real = [os.path.realpath(p) for p in paths if p and os.path.exists(p)]
-    return list(dict.fromkeys(p for p in real if p != "/"))
-
-
 #: Where the wrappers are looked for first (then on PATH): the system's folders, which no test
 #: can write; the folders of the job's user that come first on a runner's PATH can.
 SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
@@ -375,10 +369,12 @@ def wrapper_paths() -> tuple[tuple[str, str], ...]:
 
 
 #: The shell ``unshare`` runs as root inside the new namespaces: each ``ro:PATH`` is bound
-#: read-only on itself, each ``hide:PATH`` gets ``/dev/null`` (a file) or an empty read-only
-#: tmpfs (a folder) bound over it, then the recorder's channel (given as standard input: sudo
-#: closes every other descriptor) goes back to descriptor 3 and ``setpriv`` drops to the user
-#: with no_new_privs, no capabilities and no way back. The shell stays the namespace's first
+#: read-only on itself, each ``rw:PATH`` (a writable island in a read-only home) writable on
+#: itself, in the order given (:func:`mount_plan`: a deeper path after), each ``hide:PATH``
+#: gets ``/dev/null`` (a file) or an empty read-only tmpfs (a folder) bound over it, then the
+#: recorder's channel (given as standard input: sudo closes every other descriptor) goes back
+#: to descriptor 3 and ``setpriv`` drops to the user with no_new_privs, no capabilities and no
+#: way back. The shell stays the namespace's first
 #: process (the command is not: a PID 1 ignores its own SIGKILL) and exits with the command's
 #: status, 128+N for a signal N, as bubblewrap does (:meth:`Seal.result`).
 UNSHARE_SCRIPT = r"""set -eu
@@ -387,6 +383,7 @@ shift 5
 while [ "$1" != -- ]; do
   case $1 in
     ro:*) p=${1#ro:}; "$mount" --bind "$p" "$p"; "$mount" -o remount,bind,ro "$p" ;;
+    rw:*) p=${1#rw:}; "$mount" --bind "$p" "$p"; "$mount" -o remount,bind,rw "$p" ;;
     hide:*) p=${1#hide:}
       if [ -d "$p" ]; then "$mount" -t tmpfs -o ro,size=4k,mode=0555 gate-hidden "$p"
       else "$mount" --bind /dev/null "$p"; fi ;;
@@ -495,6 +492,15 @@ class Seal:
     #: The tests' venv (:func:`gate.testrun.running.with_tests_venv`): first on the command's
     #: ``PATH`` and its ``VIRTUAL_ENV``, or None.
     tests_venv: str | None = None
+    #: The job's user's home folders (:func:`gate.testrun.mounts.home_folders`): read-only
+    #: inside the namespace.
+    homes: tuple[str, ...] = ()
+    #: What stays writable in them (:func:`gate.testrun.mounts.writable_islands`: the
+    #: workspace, ``RUNNER_TEMP``, the current folder), bound again after them.
+    islands: tuple[str, ...] = ()
+    #: The command's own ``HOME`` (:func:`gate.testrun.running.with_home`): a fresh private
+    #: folder, writable, removed after the run; or None (``HOME`` unchanged).
+    home: str | None = None
 
     @property
     def namespaced(self) -> bool:
@@ -525,9 +531,16 @@ class Seal:
 
     def reads_only(self, path: str | os.PathLike[str]) -> bool:
         """Is ``path`` (its folder's real path, a link's own place) read-only to the command at
-        this level: inside a path the namespace binds read-only?"""
+        this level: is the deepest of the namespace's mounts it lies in (the job's home, a
+        folder on ``PATH``, a protected path; :func:`gate.testrun.mounts.mount_plan`) a
+        read-only one?"""
         real = os.path.realpath(path)
-        return self.namespaced and any(_inside(real, top) for top in self.read_only)
+        if not self.namespaced:
+            return False
+        plan = mount_plan(self.homes, self.islands, self.read_only, self.hidden,
+                          [os.environ.get("PATH", os.defpath)])
+        covering = [kind for kind, top in plan if _inside(real, top)]
+        return bool(covering) and covering[-1] != "rw"
 
     def give(self, folder: Path) -> None:
         """At the ``user`` level, make the fresh, empty ``folder`` (the tests' venv's) the
@@ -569,18 +582,29 @@ class Seal:
         env = dict(env)
         if not self.namespaced:
             return Wrapped(list(argv), env)
+        job_path = env.get("PATH", os.defpath)  # what a later step of the job looks in
         if self.tests_venv is not None:  # the tests install into it and run from it
             env["PATH"] = os.pathsep.join([os.path.join(self.tests_venv, "bin"),
                                            env.get("PATH", os.defpath)])
             env["VIRTUAL_ENV"] = self.tests_venv
             env.pop("PYTHONHOME", None)
+        if self.home is not None:  # the job's home is read-only inside: the command's own
+            env["HOME"] = self.home
+            for name in XDG_FOLDERS:  # one in the job's home would be read-only too
+                value = env.get(name, "").strip()
+                if value and any(_inside(value, h) for h in self.homes):
+                    env.pop(name)
         if not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
             raise GateInputError(argv[0] if argv else "(command)", "(command)",
                                  "no such command")
         read_only = [*self.read_only, *_existing(str(p) for p in extra_read_only)]
+        islands = [*self.islands, *_existing(p for p in (
+            self.home, self.tests_venv and os.path.dirname(self.tests_venv)) if p)]
+        mounts = mount_plan(self.homes, islands, read_only, self.hidden,
+                            [env.get("PATH", os.defpath), job_path])
         if self.level.by == levels.BWRAP:
-            return Wrapped(self._bwrap(argv, read_only), env)
-        return self._unshare(argv, env, read_only, channel_fd, channel_env)
+            return Wrapped(self._bwrap(argv, mounts), env)
+        return self._unshare(argv, env, mounts, channel_fd, channel_env)
 
     def _root(self) -> list[str]:
         """The prefix that runs a program as root (:func:`_as_root`), sudo by the path found
@@ -600,7 +624,7 @@ class Seal:
                                  "the level was chosen")
         return path
 
-    def _bwrap(self, argv: Sequence[str], read_only: Sequence[str]) -> list[str]:
+    def _bwrap(self, argv: Sequence[str], mounts: Sequence[tuple[str, str]]) -> list[str]:
         bwrap = self._tool("bwrap")
         # --cap-drop ALL: as root bubblewrap keeps the capabilities (CAP_SYS_ADMIN would
         # unmount the read-only binds); no_new_privs keeps them from coming back
@@ -608,17 +632,20 @@ class Seal:
                    "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--proc", "/proc"]
         if os.path.isdir("/dev/shm"):
             wrapped += ["--tmpfs", "/dev/shm"]
-        for path in read_only:
-            wrapped += ["--ro-bind", path, path]
-        for path in self.hidden:
-            if os.path.isdir(path):
+        for kind, path in mounts:  # bubblewrap mounts in this order: a deeper path after
+            if kind == "ro":
+                wrapped += ["--ro-bind", path, path]
+            elif kind == "rw":
+                wrapped += ["--bind", path, path]
+            elif os.path.isdir(path):
                 wrapped += ["--tmpfs", path, "--remount-ro", path]
             else:
                 wrapped += ["--ro-bind", "/dev/null", path]
         return [*wrapped, "--", *reaped(argv)]
 
-    def _unshare(self, argv: Sequence[str], env: dict[str, str], read_only: Sequence[str],
-                 channel_fd: int | None, channel_env: str | None) -> Wrapped:
+    def _unshare(self, argv: Sequence[str], env: dict[str, str],
+                 mounts: Sequence[tuple[str, str]], channel_fd: int | None,
+                 channel_env: str | None) -> Wrapped:
         prefix = _as_root(self.facts)
         if prefix is None:
             raise GateInputError("isolation", self.level.level,
@@ -637,8 +664,7 @@ class Seal:
                  "--propagation", "private", "--", "/bin/sh", "-c", UNSHARE_SCRIPT,
                  "gate-seal", str(uid), str(gid), "yes" if channel_fd is not None else "no",
                  self._tool("mount"), self._tool("setpriv"),
-                 *(f"ro:{p}" for p in read_only), *(f"hide:{p}" for p in self.hidden),
-                 "--", *reaped(argv)]
+                 *(f"{kind}:{p}" for kind, p in mounts), "--", *reaped(argv)]
         if prefix:  # sudo resets the environment: the command's goes through env -i, with
             # nothing withheld in it (gate.testrun.withheld.command_env, as run_command's)
             inner = [self._tool("env"), "-i",
@@ -675,7 +701,24 @@ def seal_for(asked: str, *, source: str, field_name: str, env: Mapping[str, str]
     if level.level == levels.USER:  # the other user needs root to switch to
         level = levels.Level(level.level, levels.UNSHARE if facts.root
                              else levels.SUDO_UNSHARE)
+    homes: tuple[str, ...] = ()
+    islands: tuple[str, ...] = ()
+    if levels.rank(level.level) >= levels.rank(levels.NAMESPACE):
+        homes, islands = tuple(home_folders(env)), tuple(writable_islands(env, workspace))
+        for home in homes:
+            if home in islands:
+                raise GateInputError(source, field_name, (
+                    f"the job's home {home} is the workspace, the current folder or "
+                    f"RUNNER_TEMP: at {level.level} the home is read-only to the command, so "
+                    "that nothing it writes there (~/.local/bin, ~/.gitconfig) is run or read "
+                    "by a later step (fix: run the gate from a folder below the home)"))
+    # the workspace's .git: a later step's git reads its config (core.fsmonitor,
+    # core.hooksPath) and runs its hooks
+    temp = env.get("RUNNER_TEMP", "").strip()
+    gits = [os.path.join(i, ".git") for i in islands
+            if not temp or i != os.path.realpath(temp)]
     return Seal(level, facts.ptrace_scope, facts,
-                read_only=tuple(protected_paths(env, read_only)),
+                read_only=tuple(protected_paths(env, [*read_only, *map(Path, gits)])),
                 hidden=tuple(hidden_paths(env, hidden)),
-                other_user=other_user if level.level == levels.USER else None)
+                other_user=other_user if level.level == levels.USER else None,
+                homes=homes, islands=islands)

@@ -50,10 +50,12 @@ def stamp_run(
     if request.fence:  # one stream keeps the fence around every line (running.fenced)
         stdout = stdout if stdout is not None else sys.stdout.buffer
         stderr = stdout
-    if request.install:  # at namespace and user, into a venv of its own (the tool cache
-        # is read-only there): running.with_tests_venv
-        request = running.with_tests_venv(request)
+    # at namespace and user the job's home is read-only: the commands get their own
+    request = running.with_home(request)
     try:
+        if request.install:  # at namespace and user, into a venv of its own (the tool
+            # cache is read-only there): running.with_tests_venv
+            request = running.with_tests_venv(request)
         decided, prepared = _install_and_run(request, stdout, stderr)
     finally:
         running.without_tests_venv(request)

@@ -339,11 +339,38 @@ def with_tests_venv(request: Request) -> Request:
 
 
 def without_tests_venv(request: Request) -> None:
-    """Remove the tests' venv :func:`with_tests_venv` made, if any."""
+    """Remove the tests' venv :func:`with_tests_venv` made, and the command's own home
+    :func:`with_home` made, if any."""
     from pathlib import Path
 
     if request.seal is not None and request.seal.tests_venv is not None:
         request.seal.discard(Path(request.seal.tests_venv).parent)
+    if request.seal is not None and request.seal.home is not None:
+        request.seal.discard(Path(request.seal.home))
+
+
+def with_home(request: Request) -> Request:
+    """At ``namespace`` and ``user``: the request whose seal gives the install and the test
+    command a ``HOME`` of their own, a fresh empty folder under ``RUNNER_TEMP`` (the other
+    user's at ``user``), writable inside the namespace, where the job's home is read-only
+    (:func:`gate.testrun.mounts.mount_plan`): caches and configuration a tool writes (pip's
+    cache, ``~/.gitconfig``) land there and are removed after the run, so nothing the command
+    writes in a home is read or run by a later step. Below ``namespace``: unchanged."""
+    import tempfile
+    from dataclasses import replace
+    from pathlib import Path
+
+    seal = request.seal
+    if seal is None or not seal.namespaced:
+        return request
+    folder = Path(tempfile.mkdtemp(prefix="gate-home-",
+                                   dir=os.environ.get("RUNNER_TEMP", "").strip() or None))
+    try:
+        seal.give(folder)
+    except BaseException:
+        seal.discard(folder)
+        raise
+    return replace(request, seal=replace(seal, home=str(folder)))
 
 
 def install(request: Request, stdout: IO[bytes], stderr: IO[bytes]) -> None:
