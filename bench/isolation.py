@@ -59,6 +59,7 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
                       note=f"interleaved medians of {reps}; baseline: the same launch "
                            f"unwrapped; load {min(loads):.2f}-{max(loads):.2f}; the wrap "
                            f"alone {statistics.median(ours) - statistics.median(base):+.4f}s")
+        _home(results, seal, reps, by)
         _tests_venv(results, seal, wrapped, reps, by)
     observed: list[float] = []
     for _ in range(reps):
@@ -69,6 +70,46 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
     results.ratio("choosing the level (observe)", statistics.median(observed), launch, None,
                   note=f"medians of {reps}; baseline: one unwrapped launch of `true`; once per "
                        "gate stamp")
+
+
+def _home(results: Results, seal: object, reps: int, by: str) -> None:
+    """The job's home read-only with its writable islands, the PATH folders read-only and the
+    command's own HOME (:func:`gate.testrun.mounts.mount_plan`), against the same seal without
+    them, wrapping ``true``: interleaved medians."""
+    import shutil
+    import tempfile
+    from dataclasses import replace
+
+    from gate.testrun import mounts
+    from gate.testrun.isolation import Seal
+
+    assert isinstance(seal, Seal)
+    home = tempfile.mkdtemp(prefix="gate-bench-home-")
+    try:
+        sealed = replace(seal, homes=tuple(mounts.home_folders(os.environ)),
+                         islands=tuple(mounts.writable_islands(os.environ)), home=home)
+        plain = seal.wrap(["true"], dict(os.environ)).argv
+        wrapped = sealed.wrap(["true"], dict(os.environ)).argv
+        count = len(mounts.mount_plan(sealed.homes, [*sealed.islands, home], seal.read_only,
+                                      seal.hidden, [os.environ.get("PATH", "")])) - len(
+            seal.read_only) - len(seal.hidden)
+        ours: list[float] = []
+        base: list[float] = []
+        loads: list[float] = []
+        _once(wrapped)
+        _once(plain)
+        for _ in range(reps):
+            loads.append(os.getloadavg()[0])
+            ours.append(_once(wrapped))
+            base.append(_once(plain))
+        results.ratio(f"namespace ({by}) with the home and PATH mounts", statistics.median(ours),
+                      statistics.median(base), None,
+                      note=f"interleaved medians of {reps}; baseline: the namespace launch "
+                           f"without them; {count} more mounts here; load "
+                           f"{min(loads):.2f}-{max(loads):.2f}; the mounts alone "
+                           f"{statistics.median(ours) - statistics.median(base):+.4f}s")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def _tests_venv(results: Results, seal: object, wrapped: list[str], reps: int, by: str) -> None:

@@ -107,8 +107,8 @@ def mount_plan(homes: Sequence[str], islands: Sequence[str], read_only: Sequence
                     "(fix: create the folder before the gate's step, or take it off PATH)"))
         elif not _plantable(real):
             continue  # not the user's to write (a system folder)
-        if real != "/" and not any(inside(real, g) for g in guarded):
-            tops.append(real)
+        if real != "/" and not any(inside(real, g) for g in [*guarded, *homes]):
+            tops.append(real)  # (one in a home is read-only with it)
     tops = list(dict.fromkeys(tops))
     rewritable = [i for i in islands if any(inside(i, t) and i != t for t in tops)
                   and not any(inside(i, g) for g in guarded)]
