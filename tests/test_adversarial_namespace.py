@@ -601,3 +601,25 @@ def test_a_python_in_the_jobs_home_gets_the_tests_venv(tmp_path: Path) -> None:
     assert not seal.reads_only(home / "work" / ".venv" / "bin")
     assert not isolation.Seal(levels.Level("process", None), 1, facts,
                               homes=(str(home),)).reads_only(home / ".pyenv" / "bin")
+
+
+def test_a_worktrees_git_folders_are_all_read_only(tmp_path: Path) -> None:
+    """A workspace whose ``.git`` is a file (``git worktree add``, a submodule): the folder its
+    ``gitdir:`` names and that folder's ``commondir`` (the main repository's ``.git``, whose
+    config and hooks the worktree's ``git`` uses) are read-only with it."""
+    from gate.decide import isolation as levels
+
+    main = tmp_path / "main"
+    gitdir = main / ".git" / "worktrees" / "ws"
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    work = tmp_path / "home" / "ws"
+    work.mkdir(parents=True)
+    (work / ".git").write_text(f"gitdir: {gitdir}\n")
+    assert [os.path.realpath(p) for p in mounts.git_folders([str(work)])] == [
+        str(work / ".git"), str(gitdir), str(main / ".git")]
+    facts = levels.Facts(ptrace_scope=1, bwrap=True, unshare=False, root=False, sudo=False)
+    seal = isolation.seal_for("namespace", source="gate stamp", field_name="--isolation",
+                              env={"HOME": str(tmp_path / "home"), "GITHUB_WORKSPACE": str(work)},
+                              facts=facts)
+    assert {str(work / ".git"), str(gitdir), str(main / ".git")} <= set(seal.read_only)

@@ -41,7 +41,13 @@ from typing import Any
 from gate.decide import isolation as levels
 from gate.decide import outcome
 from gate.errors import GateInputError
-from gate.testrun.mounts import XDG_FOLDERS, home_folders, mount_plan, writable_islands
+from gate.testrun.mounts import (
+    XDG_FOLDERS,
+    git_folders,
+    home_folders,
+    mount_plan,
+    writable_islands,
+)
 from gate.testrun.mounts import existing as _existing
 from gate.testrun.mounts import inside as _inside
 from gate.testrun.withheld import command_env
@@ -712,11 +718,8 @@ def seal_for(asked: str, *, source: str, field_name: str, env: Mapping[str, str]
                     f"RUNNER_TEMP: at {level.level} the home is read-only to the command, so "
                     "that nothing it writes there (~/.local/bin, ~/.gitconfig) is run or read "
                     "by a later step (fix: run the gate from a folder below the home)"))
-    # the workspace's .git: a later step's git reads its config (core.fsmonitor,
-    # core.hooksPath) and runs its hooks
     temp = env.get("RUNNER_TEMP", "").strip()
-    gits = [os.path.join(i, ".git") for i in islands
-            if not temp or i != os.path.realpath(temp)]
+    gits = git_folders([i for i in islands if not temp or i != os.path.realpath(temp)])
     return Seal(level, facts.ptrace_scope, facts,
                 read_only=tuple(protected_paths(env, [*read_only, *map(Path, gits)])),
                 hidden=tuple(hidden_paths(env, hidden)),

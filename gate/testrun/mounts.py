@@ -115,3 +115,31 @@ def mount_plan(homes: Sequence[str], islands: Sequence[str], read_only: Sequence
     plan = [*(("ro", t) for t in tops), *(("rw", i) for i in dict.fromkeys(rewritable)),
             *(("ro", p) for p in read_only), *(("hide", p) for p in hidden)]
     return sorted(plan, key=lambda op: _depth(op[1]))  # stable: equal depth keeps the order
+
+
+def git_folders(folders: Iterable[str]) -> list[str]:
+    """The git folders of ``folders`` (the workspace, the current folder), read-only inside the
+    namespace: a later step's ``git`` there (actions/checkout's post step) reads their config
+    (``core.fsmonitor``, ``core.hooksPath`` run programs) and runs their hooks. Each
+    ``.git``; when it is a file (a worktree, a submodule), the folder its ``gitdir:`` line names
+    and that folder's ``commondir`` (the main repository's, whose config and hooks a worktree
+    uses) too. Paths that may not exist (the caller keeps those that do)."""
+    found: list[str] = []
+    for folder in folders:
+        dot_git = os.path.join(folder, ".git")
+        found.append(dot_git)
+        if not os.path.isfile(dot_git):
+            continue
+        try:
+            with open(dot_git, encoding="utf-8") as handle:
+                line = handle.readline().strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not line.startswith("gitdir:"):
+            continue
+        gitdir = os.path.join(folder, line.removeprefix("gitdir:").strip())
+        found.append(gitdir)
+        with contextlib.suppress(OSError, UnicodeDecodeError), open(
+                os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+            found.append(os.path.join(gitdir, handle.readline().strip()))
+    return found
