@@ -150,7 +150,7 @@ def _measure(results: Results, name: str, tree: Path, env: dict[str, str], ids: 
                    env=env, ok=(0, 1))
 
     if name.startswith("hypo_suite"):  # the suite records its draws: both sides must draw the same
-        drawn = []
+        drawn: list[str] = []
         for side in (ours, base):
             draws = tree.parent / f"{name}-draws-{len(drawn)}.txt"
             env["HYPO_SUITE_DRAWS"] = str(draws)
