@@ -318,6 +318,20 @@ def test_row6_a_collection_failure_before_what_the_route_saw() -> None:
                              "did not run: the test collection failed (tests/test_y.py)")
 
 
+def test_row6_a_collection_failure_names_the_module_whose_import_broke_it() -> None:
+    """The words naming the repository module that broke the first file's import (b89e5eb)
+    reach row 6's note from the report, after the files that failed to collect."""
+    blame = ("the patch breaks importing src/m.py (line 9: ImportError: x), which "
+             "tests/test_y.py imports: fix that file")
+    result = _outcome.from_junit(CLEAN, (), report_found=True, matches=[], report_has_red=False,
+                                 classname="tests.test_x", name="test_gone", names=NAMES,
+                                 seen=_outcome.NOT_COLLECTED,
+                                 collection_errors=["tests/test_y.py"], pytest_route=True,
+                                 collection_blame=blame)
+    assert result == Outcome("resource_exit", 6, "did not run: the test collection failed "
+                             f"(tests/test_y.py): {blame}")
+
+
 def test_a_module_that_ran_only_under_a_class_classname_was_collected() -> None:
     # its tests ran as tests.test_x.TestParse: the module was collected, this test was not
     assert _unmatched(CLEAN, _outcome.NOT_COLLECTED) == Outcome(
