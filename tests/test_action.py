@@ -578,8 +578,16 @@ def test_the_log_names_every_rejected_and_frozen_test(
     assert action.run(_env(tmp_path)) == 1
     lines = capsys.readouterr().out.splitlines()
     named = [line for line in lines if line.startswith("gate: rejected: ")]
-    assert named == ["gate: rejected: parser_round_trip: reject_not_allowlisted (a free-server "
-                     "red with a green local-pinned run; not allowlisted)"]
+    # one line per red test: the decision, the reason, what each class's run gave and the next
+    # step (a81a123: the log line says what the summary says)
+    assert named == [
+        "gate: rejected: parser_round_trip: reject_not_allowlisted (a free-server red with a "
+        "green local-pinned run; not allowlisted: free-server red, local-pinned green, but the "
+        "test is not allowlisted for a freeze in free-server) Runs: local-pinned: pass · "
+        "free-server: assertion failed. Next step: fix it, or add an allowlist entry for this "
+        "test in free-server (owner, reason, issue, expires at most 30 days ahead, e.g. "
+        "2026-09-22 14:13 UTC, written as expires: 1790086400) and the card field "
+        "freeze_expires_at; see the job summary."]
     assert lines[-1].endswith("JSON report: artifact gate-stamps-report-gate-1")
 
 

@@ -45,6 +45,7 @@ ALLOWED_WRITERS = {
     ("gate/commands/classify.py", "batched"): "lines log_line'd as they are collected",
     ("gate/commands/publish.py", "cmd_summary"): "log_line",
     ("gate/commands/hash.py", "cmd_hash"): "hex_line: a digest as it is, anything else log_line",
+    ("gate/commands/hash.py", "_harness"): "hex_line: a digest as it is, anything else log_line",
 }
 ESCAPERS = {"log_line", "command", "escape_data", "escape_property", "inline", "code_line",
             "dumps", "render", "hex_line"}

@@ -95,7 +95,7 @@ def test_action_dependencies_are_locked_by_hash(name: str) -> None:
     # The set-up step hands the install to requirements/installer.py --setup (issue 20.2),
     # which installs the lock by hash, wheels only, whichever installer runs.
     action = (ROOT / "action.yml").read_text(encoding="utf-8")
-    assert re.search(r'-I "[^"\n]*/requirements/installer\.py" \\\n\s*--setup ', action)
+    assert re.search(r'-I "[^"\n]*/requirements/installer\.py"(?: \\\n\s*| )--setup ', action)
     installer = (ROOT / "requirements" / "installer.py").read_text(encoding="utf-8")
     assert '"--require-hashes", "--only-binary", ":all:", "--no-deps", "-r"' in installer
     figures.put(SECTION, f"{name} packages pinned with --hash", packages)  # one row a lock
