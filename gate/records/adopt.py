@@ -618,6 +618,25 @@ def add_fixtures(original: bytes, old_record: Any, additions: Mapping[int, Seque
     return _checked_edit(text, expected, refuse, source, root)
 
 
+def _properties_node(original: bytes, old_record: Any, source: str,
+                     refuse: GateInputError) -> tuple[str, Any, Any]:
+    """The manifest's text, a copy of its record to edit into the expected one, and the YAML
+    node of its ``properties`` list (``refuse`` when there is none): what an in-place edit of
+    ``gate init --refresh`` or ``--add`` starts from."""
+    import yaml
+
+    try:
+        text = original.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    props = next((v for k, v in node.value if k.value == "properties"), None) \
+        if isinstance(node, yaml.MappingNode) else None
+    if not isinstance(props, yaml.SequenceNode):
+        raise refuse
+    return text, json.loads(json.dumps(old_record)), props
+
+
 def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str, Any]],
                   source: str, root: Path) -> bytes:
     """``original`` with the inline card of each entry ``index`` of ``cards`` rewritten (one
@@ -626,19 +645,10 @@ def replace_cards(original: bytes, old_record: Any, cards: Mapping[int, dict[str
     (``gate init --refresh``)."""
     import yaml
 
-    try:
-        text = original.decode("utf-8")
-    except UnicodeDecodeError:
-        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
-    expected = json.loads(json.dumps(old_record))
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
-    props = next((v for k, v in node.value if k.value == "properties"), None) \
-        if isinstance(node, yaml.MappingNode) else None
     refuse = GateInputError(source, "card", "cannot rewrite an inline card in place; write "
                             "each inline card as one flow mapping (`card: {cases: 100, seed: "
                             "1}`) and run gate init --refresh again")
-    if not isinstance(props, yaml.SequenceNode):
-        raise refuse
+    text, expected, props = _properties_node(original, old_record, source, refuse)
     edits: list[tuple[int, int, str]] = []
     for index, card in sorted(cards.items()):
         entry = props.value[index]
@@ -663,19 +673,10 @@ def replace_digests(original: bytes, old_record: Any, digests: Mapping[int, str]
     and ``--add``)."""
     import yaml
 
-    try:
-        text = original.decode("utf-8")
-    except UnicodeDecodeError:
-        raise GateInputError(source, "(yaml)", "not UTF-8 text") from None
-    expected = json.loads(json.dumps(old_record))
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
-    props = next((v for k, v in node.value if k.value == "properties"), None) \
-        if isinstance(node, yaml.MappingNode) else None
     refuse = GateInputError(source, "harness_sha256", "cannot rewrite a harness_sha256 in "
                             "place; write each as one quoted or plain scalar on its own "
                             "line and run gate init again")
-    if not isinstance(props, yaml.SequenceNode):
-        raise refuse
+    text, expected, props = _properties_node(original, old_record, source, refuse)
     edits: list[tuple[int, int, str]] = []
     for index, digest in sorted(digests.items()):
         entry = props.value[index]
