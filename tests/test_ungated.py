@@ -119,6 +119,12 @@ def test_the_output_is_every_node_id_space_separated() -> None:
     assert ungated.output_value([]) == ""
 
 
+def test_a_test_whose_parameter_id_holds_the_separator_is_selected_by_its_property() -> None:
+    # the manifest's JUnit selector for t.py::test_y[a::b], as the stamp jobs match it
+    assert ungated.selected("t.py::test_y[a::b]", [("p1", "t", "test_y[a::b]")])
+    assert not ungated.selected("t.py::test_y[a::b]", [("p1", "t.test_y[a", "b]")])
+
+
 def test_a_kind_the_gate_does_not_know_is_shown_as_given() -> None:
     assert ungated.union([("scan", "t.py::a", "other")]) == [
         ungated.Ungated("t.py::a", "given", ("scan",))]
@@ -129,7 +135,11 @@ def test_junit_key_is_pytests_own() -> None:
 
     for nodeid in ["tests/a/test_x.py::TestC::test_y[1-a]", "test_x.py::test_y",
                    "t/test_m.py::TestLedger::runTest", "t/sub/x_test.py::T::U::test_v",
-                   "tests/cases.yaml::case_one", "tests/test_x.py"]:
+                   "tests/cases.yaml::case_one", "tests/test_x.py",
+                   # a parameter id holding "::" or ".py" (was split there: a property named
+                   # ungated, which closes the gate under ungated: fail)
+                   "t.py::test_y[a::b]", "tests/t.py::C::test_z[x::y::z]",
+                   "t.py::test_y[a.py]", "t/test_m.py::test_y[a/b.py::c]"]:
         names = mangle_test_address(nodeid)
         assert ungated.junit_key(nodeid) == (".".join(names[:-1]), names[-1])
 

@@ -104,11 +104,12 @@ def output_value(entries: Sequence[Mapping[str, object]]) -> str:
 def junit_key(nodeid: str) -> tuple[str, str]:
     """``(classname, name)`` of a node id as pytest's ``--junitxml`` writes them (its
     ``mangle_test_address``: the file's path as dotted names without ``.py``, then the
-    classes; the last part is the name, parameters kept)."""
-    path, _, rest = nodeid.partition("::")
-    parts = rest.split("::") if rest else []
-    names = [path.replace("/", ".").removesuffix(".py") if path.endswith(".py")
-             else path.replace("/", "."), *parts]
+    classes; the last part is the name, parameters kept: split before the parameters, which
+    may hold ``::``)."""
+    address, bracket, params = nodeid.partition("[")  # a parameter id may hold "::"
+    names = address.split("::")
+    names[0] = names[0].replace("/", ".").removesuffix(".py")
+    names[-1] += bracket + params
     if len(names) == 1:
         return "", names[0]
     return ".".join(names[:-1]), names[-1]
