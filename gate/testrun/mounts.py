@@ -130,16 +130,25 @@ def git_folders(folders: Iterable[str]) -> list[str]:
         found.append(dot_git)
         if not os.path.isfile(dot_git):
             continue
-        try:
-            with open(dot_git, encoding="utf-8") as handle:
-                line = handle.readline().strip()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if not line.startswith("gitdir:"):
+        line = _first_line(dot_git)
+        if line is None or not line.startswith("gitdir:"):
             continue
         gitdir = os.path.join(folder, line.removeprefix("gitdir:").strip())
         found.append(gitdir)
-        with contextlib.suppress(OSError, UnicodeDecodeError), open(
-                os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
-            found.append(os.path.join(gitdir, handle.readline().strip()))
+        common = _first_line(os.path.join(gitdir, "commondir"))
+        if common is not None:
+            found.append(os.path.join(gitdir, common.strip()))
     return found
+
+
+def _first_line(path: str) -> str | None:
+    """The first line of a small git pointer file (``.git``, ``commondir``), through the
+    gate's one reader (no link followed, at most 4 KiB: the workspace's files are the
+    patch's); None when it cannot be read as such."""
+    from gate.records.files import read_bytes_capped
+
+    try:
+        text = read_bytes_capped(path, cap=4096).decode("utf-8")
+    except (GateInputError, UnicodeDecodeError):
+        return None
+    return text.splitlines()[0].strip() if text.strip() else ""
