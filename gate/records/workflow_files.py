@@ -70,10 +70,9 @@ def _runner(labels: str, option: str) -> str:
     return parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
 
 
-def render_workflow(*, local_runner: str, free_runner: str, python_version: str,
-                    test_command: str, template: str | None = None) -> str:
-    """The workflow with the runner labels (comma-separated), the Python version and the test
-    command given; with the defaults, the template byte for byte."""
+def _version_and_command(python_version: str, test_command: str) -> tuple[str, str]:
+    """``--python-version`` and ``--test-command`` checked (a 3.x version; one command line,
+    its spaces collapsed), as both workflows ``gate init`` writes take them."""
     version = python_version.strip()
     if not re.fullmatch(r"3\.[0-9]{1,3}", version):
         raise GateInputError("gate init", "--python-version", f"{python_version!r}: give a "
@@ -82,6 +81,14 @@ def render_workflow(*, local_runner: str, free_runner: str, python_version: str,
     if not command or "\n" in test_command:
         raise GateInputError("gate init", "--test-command", "give one command line (python "
                              "-m pytest tests/)")
+    return version, command
+
+
+def render_workflow(*, local_runner: str, free_runner: str, python_version: str,
+                    test_command: str, template: str | None = None) -> str:
+    """The workflow with the runner labels (comma-separated), the Python version and the test
+    command given; with the defaults, the template byte for byte."""
+    version, command = _version_and_command(python_version, test_command)
     values = {"local_runner": _runner(local_runner, "--local-runner"),
               "free_runner": _runner(free_runner, "--free-runner"),
               "python_version": _q(version),
@@ -124,14 +131,7 @@ def render_caller(*, local_runner: str, free_runner: str, python_version: str,
     local runner's labels replace the template's, and each other value that is not the
     reusable workflow's default (:data:`CALLER_DEFAULTS`) gets its own line after it; with
     the defaults, the template byte for byte."""
-    version = python_version.strip()
-    if not re.fullmatch(r"3\.[0-9]{1,3}", version):
-        raise GateInputError("gate init", "--python-version", f"{python_version!r}: give a "
-                             "Python version such as 3.12 (the gate needs 3.11 or newer)")
-    command = " ".join(test_command.split())
-    if not command or "\n" in test_command:
-        raise GateInputError("gate init", "--test-command", "give one command line (python "
-                             "-m pytest tests/)")
+    version, command = _version_and_command(python_version, test_command)
     values = {"free-runner": _runs_on_json(free_runner, "--free-runner"),
               "python-version": version, "command": command, "manifest": manifest,
               "policy": policy}
