@@ -173,12 +173,9 @@ LEGACY = {"1.3.6.1.4.1.57264.1.1": sb.GITHUB_ACTIONS_ISSUER.encode(),
 SAN = sg.LOCAL_WF + "@refs/heads/main"
 
 
-@pytest.fixture
-def signed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A local-pinned stamp job's real signing step in sigstore mode, the test instance
-    standing in for Fulcio and Rekor; returns the artifact folder."""
-    monkeypatch.setattr(sb, "sign_statement", lambda statement: sg.INSTANCE.sign(
-        statement, sg.claims(LOCAL), raw=LEGACY))
+def _sign_step(tmp_path: Path) -> Path:
+    """A local-pinned stamp job's signing step in sigstore mode over one green stamp, with
+    whatever ``sb.sign_statement`` the caller set; returns the artifact folder."""
     sg._policy(tmp_path)
     folder = tmp_path / "stamps" / sg.LOCAL_ART
     write_json(folder / "l1.json", stamp(LOCAL, "pass", run_id="l1", fixture_sha256=SHA_X))
@@ -191,6 +188,15 @@ def signed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
            "GATE_ARTIFACT_NAME": sg.LOCAL_ART}
     assert action.run(env) == 0
     return folder
+
+
+@pytest.fixture
+def signed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A local-pinned stamp job's real signing step in sigstore mode, the test instance
+    standing in for Fulcio and Rekor; returns the artifact folder."""
+    monkeypatch.setattr(sb, "sign_statement", lambda statement: sg.INSTANCE.sign(
+        statement, sg.claims(LOCAL), raw=LEGACY))
+    return _sign_step(tmp_path)
 
 
 def test_the_sigstore_test_result_bundle_verifies_as_the_stamp_set_does(signed: Path) -> None:
@@ -325,17 +331,7 @@ def test_a_sigstore_outage_after_the_set_is_signed_leaves_one_line_not_a_failed_
             raise sb.SigstoreRefusal("signing step", "sigstore", "signing failed: unreachable")
         return sg.INSTANCE.sign(statement, sg.claims(LOCAL))
     monkeypatch.setattr(sb, "sign_statement", once)
-    sg._policy(tmp_path)
-    folder = tmp_path / "stamps" / sg.LOCAL_ART
-    write_json(folder / "l1.json", stamp(LOCAL, "pass", run_id="l1", fixture_sha256=SHA_X))
-    (tmp_path / "runner").mkdir()
-    manifest = tmp_path / "manifest.yml"
-    manifest.write_text("version: 1\nproperties: []\n", encoding="utf-8")
-    env = {**sg.RUN, **sg.OIDC, "RUNNER_TEMP": str(tmp_path / "runner"), "GATE_MODE": "sign",
-           "GATE_SERVER_CLASS": LOCAL, "GATE_MANIFEST": str(manifest),
-           "GATE_POLICY": str(tmp_path / "policy.yml"), "GATE_STAMPS_DIR": str(folder),
-           "GATE_ARTIFACT_NAME": sg.LOCAL_ART}
-    assert action.run(env) == 0
+    folder = _sign_step(tmp_path)
     assert (folder / rules.SIGSTORE_NAME).is_file()
     assert not (folder / rules.TEST_RESULT_SIGSTORE_NAME).exists()
     assert "the test-result statement is not: sigstore: signing failed" in capsys.readouterr().out
