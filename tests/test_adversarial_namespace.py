@@ -74,6 +74,17 @@ with open(os.environ["ATTACK_REPORT"], "w") as f:
 '''
 
 
+def _stamp_at_namespace(junit: Path, out: Path, script: Path, *options: str) -> list[str]:
+    """``gate stamp`` of the examples as the free-server job at the namespace level, on the
+    JUnit route: the sealed command copies the example report to ``junit`` and runs the attack
+    ``script`` (``options``: more of gate stamp's, before ``--``)."""
+    report = EXAMPLES / "junit" / "free-server.xml"
+    return [sealed.PYTHON, "-m", "gate", "stamp", "--manifest", str(EXAMPLES / "manifest.yml"),
+            "--root", str(EXAMPLES), "--server-class", "free-server", "--isolation",
+            "namespace", "--junit", str(junit), "--out", str(out), *options, "--", "bash", "-c",
+            f"cp {report} {junit}; {sealed.PYTHON} {script}"]
+
+
 @pytest.fixture
 def token() -> Iterator[str]:
     word = f"adv-ns-{os.getpid()}-{time.monotonic_ns()}"
@@ -125,13 +136,7 @@ def test_the_users_service_manager_starts_nothing_for_the_namespaced_command(
         forged = out / "zz-forged.json"
         order = (f"while ! ls {out}/*.json >/dev/null 2>&1; do sleep 0.1; done; "
                  f"echo forged > {forged} # {token}")
-        report = EXAMPLES / "junit" / "free-server.xml"
-        gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-                str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-                "free-server", "--isolation", "namespace", "--junit",
-                str(shared_folder / "junit.xml"), "--out", str(out), "--", "bash", "-c",
-                f"cp {report} {shared_folder / 'junit.xml'}; "
-                f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+        gate = _stamp_at_namespace(shared_folder / "junit.xml", out, shared_folder / "attack.py")
         done = sealed.run_as_user(gate, shared_folder, {
             **env, "ORDER": order, "ATTACK_REPORT": str(shared_folder / "said")})
         assert done.returncode == 0, done.stderr
@@ -228,13 +233,8 @@ def test_the_runners_own_folder_is_read_only_and_its_credentials_hidden(
     for path in (runner_root, *runner_root.rglob("*")):
         os.lchown(path, sealed.UID, sealed.GID)
     (shared_folder / "attack.py").write_text(RUNNER_ATTACK, encoding="utf-8")
-    report = EXAMPLES / "junit" / "free-server.xml"
-    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-            "free-server", "--isolation", "namespace", "--junit",
-            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
-            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
-            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    gate = _stamp_at_namespace(shared_folder / "junit.xml", shared_folder / "stamps",
+                               shared_folder / "attack.py")
     # the runner's worker starts the step's shell, which runs the gate (a child, as on a
     # runner the worker is the step process's parent)
     done = sealed.run_as_user([str(worker), "-c", '"$@"; exit $?', "step", *gate],
@@ -273,13 +273,8 @@ def test_a_tool_planted_first_on_the_jobs_path_is_not_found_by_a_later_step(
     home.mkdir()
     os.chown(home, sealed.UID, sealed.GID)
     (shared_folder / "attack.py").write_text(PATH_ATTACK, encoding="utf-8")
-    report = EXAMPLES / "junit" / "free-server.xml"
-    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-            "free-server", "--isolation", "namespace", "--junit",
-            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
-            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
-            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    gate = _stamp_at_namespace(shared_folder / "junit.xml", shared_folder / "stamps",
+                               shared_folder / "attack.py")
     job_path = f"{home / '.local' / 'bin'}{os.pathsep}{os.environ.get('PATH', '/usr/bin')}"
     env = {**sealed.user_env(home), "PATH": job_path}
     done = sealed.run_as_user(gate, shared_folder, env)
@@ -348,13 +343,8 @@ def test_a_venv_root_kept_between_jobs_is_read_only_inside(shared_folder: Path) 
     for path in (root, *root.rglob("*")):
         os.lchown(path, sealed.UID, sealed.GID)
     (shared_folder / "attack.py").write_text(ROOT_ATTACK, encoding="utf-8")
-    report = EXAMPLES / "junit" / "free-server.xml"
-    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-            "free-server", "--isolation", "namespace", "--junit",
-            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"), "--",
-            "bash", "-c", f"cp {report} {shared_folder / 'junit.xml'}; "
-            f"{sealed.PYTHON} {shared_folder / 'attack.py'}"]
+    gate = _stamp_at_namespace(shared_folder / "junit.xml", shared_folder / "stamps",
+                               shared_folder / "attack.py")
     done = sealed.run_as_user(gate, shared_folder, sealed.user_env(
         sealed.home_in(shared_folder), AGENT_PATCH_GATE_VENV_ROOT=str(root),
         ATTACK_VENV_ROOT=str(root),
@@ -411,15 +401,10 @@ def test_a_wrapper_the_install_plants_on_path_never_wraps_the_tests(
     # (the job's home is read-only inside now: a folder of the workspace on PATH, which the
     # install can still write, plants it)
     planted = shared_folder / "bin"
-    report = EXAMPLES / "junit" / "free-server.xml"
-    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-            "free-server", "--isolation", "namespace", "--junit",
-            str(shared_folder / "junit.xml"), "--out", str(shared_folder / "stamps"),
-            "--install", f"mkdir -p {planted} && install -m 755 {shared_folder / 'fake-bwrap'} "
-            f"{planted / 'bwrap'}", "--", "bash", "-c",
-            f"cp {report} {shared_folder / 'junit.xml'}; "
-            f"{sealed.PYTHON} {shared_folder / 'where.py'}"]
+    gate = _stamp_at_namespace(
+        shared_folder / "junit.xml", shared_folder / "stamps", shared_folder / "where.py",
+        "--install", f"mkdir -p {planted} && install -m 755 {shared_folder / 'fake-bwrap'} "
+        f"{planted / 'bwrap'}")
     env = {**sealed.user_env(home, ATTACK_REPORT=str(shared_folder / "where.json")),
            "PATH": f"{planted}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
     done = sealed.run_as_user(gate, shared_folder, env)
@@ -480,12 +465,7 @@ def _home_attack(folder: Path, as_user: list[str], path: str | None = None
         os.lchown(made, st.st_uid, st.st_gid)
     (folder / "attack.py").write_text(HOME_ATTACK, encoding="utf-8")
     os.chmod(folder / "attack.py", 0o644)
-    report = EXAMPLES / "junit" / "free-server.xml"
-    gate = [sealed.PYTHON, "-m", "gate", "stamp", "--manifest",
-            str(EXAMPLES / "manifest.yml"), "--root", str(EXAMPLES), "--server-class",
-            "free-server", "--isolation", "namespace", "--junit", str(work / "junit.xml"),
-            "--out", str(temp / "stamps"), "--", "bash", "-c",
-            f"cp {report} {work / 'junit.xml'}; {sealed.PYTHON} {folder / 'attack.py'}"]
+    gate = _stamp_at_namespace(work / "junit.xml", temp / "stamps", folder / "attack.py")
     env = sealed.user_env(home, GITHUB_WORKSPACE=str(work), RUNNER_TEMP=str(temp),
                           ATTACK_HOME=str(home), ATTACK_WORKSPACE=str(work))
     if path is not None:
