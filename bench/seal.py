@@ -43,6 +43,18 @@ TARGET_WARM = 0.3
 IMPORTS = "import gate.github.action, gate.records.signing, gate.records.policy"
 
 
+def _action_copy(folder: Path) -> Path:
+    """The action's files (what the runner fetches: action.yml, the package, schemas,
+    requirements) copied into the new ``folder``, without bytecode."""
+    folder.mkdir()
+    for name in ("action.yml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, folder / name)
+    for sub in ("gate", "schemas", "requirements"):
+        shutil.copytree(ROOT / sub, folder / sub,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return folder
+
+
 def _steps() -> dict[str, str]:
     steps = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
     return {str(s["id"]): str(s["run"]) for s in steps if s.get("id") and s.get("run")}
@@ -86,13 +98,7 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
         say("# seal: skipped in --quick (it builds venvs: a full run takes a minute or two)")
         return
     steps = _steps()
-    action = work / "action"
-    action.mkdir()
-    for name in ("action.yml", "pyproject.toml"):
-        shutil.copy2(ROOT / name, action / name)
-    for folder in ("gate", "schemas", "requirements"):
-        shutil.copytree(ROOT / folder, action / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    action = _action_copy(work / "action")
     ws = work / "ws"
     (ws / ".github").mkdir(parents=True)
     shutil.copy2(ROOT / "gate" / "examples" / "manifest.yml", ws / ".github" / "gate.yml")
@@ -180,13 +186,7 @@ def later_and_copy(results: Results, work: Path, reps: int, setup: str, env: dic
                    root: Path) -> None:
     """A later use's set-up vs a warm first use's; ``uses: ./`` vs an action elsewhere."""
     bash = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", setup]
-    inside = work / "ws-inside"
-    inside.mkdir()
-    for name in ("action.yml", "pyproject.toml"):
-        shutil.copy2(ROOT / name, inside / name)
-    for folder in ("gate", "schemas", "requirements"):
-        shutil.copytree(ROOT / folder, inside / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    inside = _action_copy(work / "ws-inside")
     shutil.copytree(work / "ws" / ".github", inside / ".github")
     count = 0
 
