@@ -4,11 +4,12 @@
 # gate's Python starts. bash and coreutils only: the checker never runs from a tree it checks.
 #
 #   seal.sh place ORIGIN WORKSPACE COPY     prints the folder the action runs from
-#   seal.sh record SEAL PYTHON ACTION ORIGIN SET WORKSPACE MANIFEST POLICY [JOB]
+#   seal.sh record SEAL PYTHON ACTION ORIGIN SET WORKSPACE MANIFEST POLICY [JOB [INPUT]]
 #                                           prints the seal's sha256
 #   seal.sh verify SEAL                     exit 2 naming what changed
 #   seal.sh later JOB ORIGIN PYTHON SET     a later use of the action in the job: prints the
-#                                           action folder and the venv's python to reuse
+#                                           action folder, the venv's python to reuse (or an
+#                                           empty line) and the sealed base interpreter
 #
 # ORIGIN is the action's folder as the runner has it (GITHUB_ACTION_PATH). `place` prints it,
 # or, when it is the workspace or inside it (`uses: ./`: a test can write it), makes COPY a
@@ -38,7 +39,9 @@
 #             does not exist is `absent PATH` (created later: a difference).
 #   sums      sha256sum of every file under the `hash` roots (the action's folder, the base
 #             interpreter's binary and libpython, the manifest and the policy)
-#   use       origin, action, base (the interpreter's real path), set and python of this use
+#   use       origin, action, base (the interpreter's real path), set and python of this use,
+#             and input: the real path of the python input as the job's PATH found it (INPUT),
+#             which is not the base when it is a wrapper (a pyenv or asdf shim, say)
 #   seal.sha256  sha256sum of this script, roots, use, listing and sums; its own sha256 is what
 #             `record` prints: the set-up step's output, which no later step can change.
 # The caller of `verify` first checks seal.sha256 against that output and the four files
@@ -103,7 +106,7 @@ walk() {
 
 record() {
   local seal="$1" python="$2" action="$3" origin="$4" set_name="$5" workspace="$6"
-  local manifest="$7" policy="$8" job="${9:-}"
+  local manifest="$7" policy="$8" job="${9:-}" input="${10:-}"
   # GNU find (-printf) and coreutils (sha256sum --strict, sort -z): Linux runners have them;
   # on macOS, Homebrew's findutils and coreutils with their gnubin folders first on PATH.
   if ! find "$seal" -maxdepth 0 -printf '' 2>/dev/null || ! command -v sha256sum >/dev/null; then
@@ -192,6 +195,14 @@ PY
     say "the venv's interpreter could not list what the gate's Python runs from (its own lines above say why)"
     exit 2
   fi
+  if [ -n "$input" ]; then
+    input="$(realpath -e -- "$input")"
+    case "$input" in *$'\n'*|*$'\r'*)
+      say "$(printf '%q' "$input"): a line break in the python input's path; install the interpreter elsewhere"
+      exit 2 ;;
+    esac
+    printf 'input %s\n' "$input" >> "$seal/use"
+  fi
   [ -z "$job" ] || within_first "$seal" "$python" "$job"
   walk "$seal" "$seal/listing" "$seal/files"
   (cd "$seal" && sort -z files | xargs -0 -r sha256sum -- > sums && rm files \
@@ -250,16 +261,22 @@ place() {
 
 # A later use of the action in the job: JOB (the first use's seal, its digest checked by the
 # caller) unchanged, this use's action folder and interpreter the first use's; prints the
-# action folder to run from, then the venv's python when SET is the first use's (else empty).
+# action folder to run from, then the venv's python when SET is the first use's (else an empty
+# line), then the sealed base interpreter, which the caller builds a fresh venv with: the
+# python input may be a wrapper (a pyenv or asdf shim) whose real path the first use recorded
+# as its input, a file no seal covers, which is compared here and never run.
 later() {
-  local job="$1" origin="$2" python="$3" set_name="$4" found
+  local job="$1" origin="$2" python="$3" set_name="$4" found real
   verify "$job" "after the first use of the action in this job sealed it"
   if [ "$(realpath -e -- "$origin")" != "$(sed -n 's/^origin //p' "$job/use")" ]; then
     say "$(printf '%q' "$origin"): another version of the action than the one used first in this job ($(sed -n 's/^origin //p' "$job/use" | head -c 300)): its folder was not sealed before that use's tests ran, which could have written it; fix: use one version of the action in a job, or use it in separate jobs"
     exit 2
   fi
   found="$(command -v -- "$python" || true)"
-  if [ -z "$found" ] || [ "$(realpath -e -- "$found")" != "$(sed -n 's/^base //p' "$job/use")" ]; then
+  real=""
+  [ -z "$found" ] || real="$(realpath -e -- "$found")"
+  if [ -z "$real" ] || { [ "$real" != "$(sed -n 's/^base //p' "$job/use")" ] \
+      && [ "$real" != "$(sed -n 's/^input //p' "$job/use")" ]; }; then
     say "the python input ($(printf '%q' "$python")) is not the interpreter the first use of the action in this job sealed ($(sed -n 's/^base //p' "$job/use" | head -c 300)); fix: give every use of the action in a job the same python, or use it in separate jobs"
     exit 2
   fi
@@ -269,6 +286,7 @@ later() {
   else
     echo
   fi
+  sed -n 's/^base //p' "$job/use"
 }
 
 # The first path of two NUL-separated sorted listings that differs, and how.

@@ -160,6 +160,60 @@ def test_a_later_use_for_the_other_set_never_runs_a_venv_a_test_made(job: Job) -
     assert job.sign(later).returncode == 0
 
 
+def _shim(tmp: Path) -> Path:
+    """A folder holding ``python3`` as a version manager installs it (pyenv's and asdf's shims
+    are scripts that exec the chosen interpreter): its real path is not the interpreter's."""
+    shims = tmp / "shims"
+    shims.mkdir(exist_ok=True)
+    shim = shims / "python3"
+    shim.write_text(f'#!/bin/sh\nexec {_base_python(tmp)} "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    return shims
+
+
+@pytest.mark.parametrize("mode", ["stamp", "gate"])
+def test_a_later_use_accepts_the_same_shim_and_never_runs_it(job: Job, mode: str) -> None:
+    """``python: python3`` on a runner where ``python3`` is a pyenv shim: the first use records
+    the shim's real path beside the base interpreter, and a later use naming the same input is
+    taken, though the shim's real path is not the base. The shim is a file of the job's user
+    that no seal covers, so a test may have rewritten it: the later use only compares its path
+    and runs the sealed base (the same set: the first use's venv; the other set: a fresh venv
+    built with the base)."""
+    shims = _shim(job.tmp)
+    job.env.update(PATH=f"{shims}:{job.env['PATH']}", GATE_PYTHON="python3")
+    first = _first_use(job)
+    assert job.sign(first).returncode == 0
+    shim = shims / "python3"
+    shim.write_text(f"#!/bin/sh\ntouch \"$HOSTILE_MARKERS/ran-shim\"\n"
+                    f"exec {_base_python(job.tmp)} \"$@\"\n", encoding="utf-8")
+    done = job.run("setup", GATE_MODE=mode)
+    assert _markers(job.tmp) == [], done.stderr  # the rewritten shim never ran
+    assert done.returncode == 0, done.stderr
+    later = job.outputs()
+    if mode == "stamp":
+        assert later["python"] == first["python"]
+    else:
+        assert re.search(r"/root\.[^/]+/venv-action-", later["python"]), later["python"]
+    done = job.sign(later)
+    assert done.returncode == 0, done.stderr
+    assert _markers(job.tmp) == [], done.stderr
+
+
+def test_a_later_use_refuses_another_shim(job: Job) -> None:
+    """A shim elsewhere, exec'ing the same interpreter, is another input: refused as before."""
+    shims = _shim(job.tmp)
+    job.env.update(PATH=f"{shims}:{job.env['PATH']}", GATE_PYTHON="python3")
+    _first_use(job)
+    other = job.tmp / "shims2"
+    other.mkdir(exist_ok=True)
+    shutil.copy2(shims / "python3", other / "python3")
+    done = job.run("setup", PATH=f"{other}:{job.env['PATH']}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(
+        f"agent-patch gate: the python input ({other / 'python3'}) is not the interpreter "
+        "the first use of the action in this job sealed ("), done.stderr
+
+
 def _plant_pth_and_manifest(tmp: Path, first: Mapping[str, str]) -> Path:
     venv = Path(first["python"]).parent.parent
     pth = next(venv.glob("lib/python3*/site-packages")) / "zzz.pth"
