@@ -51,8 +51,41 @@ def command_function(spec: str) -> Any:
     return getattr(importlib.import_module(f"gate.commands.{module}"), name)
 
 
+#: The top-level commands, in the order ``gate --help`` lists them (tests/test_cli_parser.py
+#: checks it against the parser).
+COMMANDS = ("hash", "act-summary", "pin", "classify", "triage", "receipt", "halt", "stamp",
+            "init", "policy", "signing", "demo", "action", "publish", "summary", "outputs")
+
+
+class _Unbuilt:
+    """The parser of a command this run does not invoke: whatever is added to it goes nowhere
+    (:func:`build_parser` builds only the command ``argv`` names)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._nothing
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        pass
+
+    def _nothing(self, *args: Any, **kwargs: Any) -> _Unbuilt:
+        return self
+
+
+class _OneCommand:
+    """The subcommands action of a parser that builds only ``name``'s parser."""
+
+    def __init__(self, sub: Any, name: str) -> None:
+        self.sub, self.name = sub, name
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.name else _Unbuilt()
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """Every command's arguments (``gate halt hook`` reads its own: :mod:`gate.agent.hook`)."""
+    """Every command's arguments (``gate halt hook`` reads its own: :mod:`gate.agent.hook`);
+    when ``argv`` starts with a command's name, only that command's parser is built (issue 31:
+    building all of them was ~12 ms of a stamp leg): it parses that ``argv``, and prints its
+    help and its errors, as the whole parser does (tests/test_cli_parser.py)."""
     import argparse
 
     from gate.commands.args import DEFAULT_POLICY
@@ -60,7 +93,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _Parser = _parser_class()
     parser: argparse.ArgumentParser = _Parser(prog="gate", description=__doc__)
     parser.add_argument("--version", action="version", version=f"gate {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub: Any = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    if argv and argv[0] in COMMANDS:
+        sub = _OneCommand(sub, argv[0])
 
     p = _add(sub, "hash", "hash:cmd_hash", "print the fixture_hash of files and a sample card")
     p.add_argument("paths", nargs="+", metavar="PATH")
