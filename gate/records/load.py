@@ -5,7 +5,8 @@ Every record the gate decides from passes through here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,10 +51,9 @@ def check_stamp(stamp: dict[str, Any], source: str) -> dict[str, Any]:
     """Schema, then the rules a schema cannot say: a stamp agrees with its own card, and its
     four-line-block values print on one line."""
     schemas.validate("stamp", stamp, source)
-    check_block_values(stamp, source)
-    from gate.decide.stamps import optional_field_conflicts
-
-    for field_name, why in optional_field_conflicts(stamp):
+    if stamp.get("fixture_path") is not None:  # check_block_values's one field
+        check_block_values(stamp, source)
+    for field_name, why in _conflicts()(stamp):
         raise GateInputError(source, field_name, why)
     card_expiry = stamp["sample_card"].get("freeze_expires_at")
     if stamp["freeze_expires_at"] != card_expiry:
@@ -61,6 +61,16 @@ def check_stamp(stamp: dict[str, Any], source: str) -> dict[str, Any]:
                              f"{stamp['freeze_expires_at']!r} disagrees with the sample card's "
                              f"{card_expiry!r}; a stamp copies its expiry from its card")
     return stamp
+
+
+@functools.cache
+def _conflicts() -> Callable[[Mapping[str, Any]], list[tuple[str, str]]]:
+    """gate.decide.stamps.optional_field_conflicts, imported on first use (``gate stamp`` does
+    not import the stamp gate) and once: an import statement in :func:`check_stamp` cost
+    every stamp of a classify run the import machinery's look-up."""
+    from gate.decide.stamps import optional_field_conflicts
+
+    return optional_field_conflicts
 
 
 def load_stamp(path: Path) -> dict[str, Any]:

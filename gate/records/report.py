@@ -72,27 +72,39 @@ def run_details(stamp: Mapping[str, Any]) -> dict[str, Any]:
     """What a reviewer needs from a stamp beyond its outcome: exit code, note, and (issue 11's
     card fields, when the stamp has them) the failure and the Hypothesis settings."""
     out: dict[str, Any] = {}
-    code = stamp.get("exit_code")
-    if (code is None and "exit_code" in stamp) or (isinstance(code, int) and not isinstance(
-            code, bool)):
-        out["exit_code"] = code
-    note = stamp.get("note")
-    if isinstance(note, str) and note:
-        out["note"] = note[:4096]
-    for key in ("failure", "hypothesis"):
-        value = stamp.get(key)
-        if isinstance(value, dict) and value:
-            out[key] = dict(value)
+    _add_details(out, stamp)
     return out
+
+
+def _add_details(out: dict[str, Any], stamp: Mapping[str, Any]) -> None:
+    """:func:`run_details` of ``stamp`` added to ``out`` (one dict a run, not two)."""
+    if "exit_code" in stamp:
+        code = stamp["exit_code"]
+        if code is None or (isinstance(code, int) and not isinstance(code, bool)):
+            out["exit_code"] = code
+    if "note" in stamp:
+        note = stamp["note"]
+        if isinstance(note, str) and note:
+            out["note"] = note[:4096]
+    if "failure" in stamp:
+        value = stamp["failure"]
+        if isinstance(value, dict) and value:
+            out["failure"] = dict(value)
+    if "hypothesis" in stamp:
+        value = stamp["hypothesis"]
+        if isinstance(value, dict) and value:
+            out["hypothesis"] = dict(value)
 
 
 def run_entry(stamp: Mapping[str, Any], source: str | None) -> dict[str, Any]:
     """One run in a report pair: ids and outcome, plus what :func:`run_details` carries."""
-    run: dict[str, Any] = {"run_id": str(stamp.get("run_id", "")), "server_class": str(
-        stamp.get("server_class", "")), "outcome": str(stamp.get("outcome", ""))}
+    get = stamp.get
+    run: dict[str, Any] = {"run_id": str(get("run_id", "")),
+                           "server_class": str(get("server_class", "")),
+                           "outcome": str(get("outcome", ""))}
     if source:
         run["source"] = source
-    run.update(run_details(stamp))
+    _add_details(run, stamp)
     return run
 
 
@@ -146,15 +158,15 @@ def cross_class_pair(
     sources: tuple[str | None, str | None] = (None, None),
 ) -> dict[str, Any]:
     """A cross-class pair: the stamp gate decides; the digest gate gives the label."""
-    seen = (stamps.as_run_record(first), stamps.as_run_record(second))
-    label = digest.classify_runs(*seen)
+    seen_1, seen_2 = stamps.as_run_record(first), stamps.as_run_record(second)
+    label = digest.classify_runs(seen_1, seen_2)
     # local-pinned first; otherwise as given (what a stable sort on "is it local" gives)
     if second.get("server_class") == stamps.LOCAL and first.get("server_class") != stamps.LOCAL:
-        a, b, source_a, source_b, seen_a, seen_b = (second, first, sources[1], sources[0],
-                                                    seen[1], seen[0])
+        a, b, source_a, source_b = second, first, sources[1], sources[0]
+        seen_a, seen_b = seen_2, seen_1
     else:
-        a, b, source_a, source_b, seen_a, seen_b = (first, second, sources[0], sources[1],
-                                                    seen[0], seen[1])
+        a, b, source_a, source_b = first, second, sources[0], sources[1]
+        seen_a, seen_b = seen_1, seen_2
     sha, path = pin_of((a, b), (seen_a, seen_b))
     pair: dict[str, Any] = {
         "test_id": str(first.get("test_id")),
@@ -168,7 +180,7 @@ def cross_class_pair(
         # the digest gate's verdict (SPEC §4), always; the stamp gate's freeze is ``status``
         "freeze_allowed": label.freeze_allowed,
         "fixture_path": path,
-        "runs": [_run(a, source_a), _run(b, source_b)],
+        "runs": [run_entry(a, source_a), run_entry(b, source_b)],
     }
     if result.action == "reject_fixture_mismatch":
         pair["mismatch"] = mismatch(a, b)
@@ -176,9 +188,10 @@ def cross_class_pair(
         card = a.get("sample_card")
         expiry = card.get("freeze_expires_at") if isinstance(card, Mapping) else None
         pair["card_expires"] = whole(expiry)
-    loc = _location((a, b))
-    if loc:
-        pair["location"] = loc
+    if "location" in a or "location" in b:
+        loc = _location((a, b))
+        if loc:
+            pair["location"] = loc
     return pair
 
 
