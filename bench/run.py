@@ -23,6 +23,7 @@ from pathlib import Path
 from bench import (
     action,
     classify,
+    gate_step,
     hashing,
     isolation,
     ledger,
@@ -38,6 +39,7 @@ from bench.common import ROOT, Results, machine, say
 BENCHMARKS = {
     "hashing": hashing.bench,
     "classify": classify.bench,
+    "gate-step": gate_step.bench,
     "ledger": ledger.bench,
     "startup": startup.bench,
     "action": action.bench,
