@@ -298,6 +298,31 @@ def test_only_scratch_writes_skip_fsync(tmp_path: Path, monkeypatch: pytest.Monk
     assert not [p for p in tmp_path.rglob("*.tmp")]
 
 
+def test_write_once_all_syncs_each_file_and_each_folder_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stamp leg's stamps (issue 31): each file flushed before it is linked, each folder once
+    after its last file (seven stamps: eight ``fsync``, not fourteen); never over an existing
+    name, and the files before a refused one are written and flushed."""
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    out, other = tmp_path / "out", tmp_path / "other"
+    files.write_once_all((out / f"s{n}.json", b"%d" % n) for n in range(7))
+    assert len(synced) == 8
+    assert [files.read_bytes_capped(out / f"s{n}.json") for n in range(7)] == [
+        b"%d" % n for n in range(7)]
+    synced.clear()
+    files.write_once_all([(out / "a", b"a"), (other / "b", b"b"), (out / "c", b"c")])
+    assert len(synced) == 5  # three files, two folders
+    synced.clear()
+    with pytest.raises(GateInputError, match="never overwritten"):
+        files.write_once_all([(out / "d", b"d"), (out / "a", b"x"), (out / "e", b"e")])
+    assert len(synced) == 2  # d, then its folder
+    assert files.read_bytes_capped(out / "d") == b"d"
+    assert files.read_bytes_capped(out / "a") == b"a" and not files.lexists(out / "e")
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
 def test_the_stamp_leg_syncs_its_stamps_not_its_scratch_files() -> None:
     """The two scratch writes of the recorder route say so, and nothing else in gate/ does."""
     import re

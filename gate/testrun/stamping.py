@@ -34,7 +34,7 @@ from gate.decide import outcome
 from gate.errors import GateInputError
 from gate.records import hashing
 from gate.records import load as records
-from gate.records.files import canonical_json, write_once
+from gate.records.files import canonical_json, write_once_all
 from gate.records.fixture_watch import FixtureWatch
 from gate.records.manifest import Property, card_of
 from gate.records.redaction import Redactor
@@ -469,11 +469,10 @@ def place_of(manifest: str | None, index: int, prop: Property) -> tuple[str, str
 
 def write_all(targets: Sequence[Path], built: Sequence[dict[str, Any]]
               ) -> list[tuple[Path, dict[str, Any]]]:
-    """Write each stamp once (never over an existing file), in order."""
-    written: list[tuple[Path, dict[str, Any]]] = []
-    for target, stamp in zip(targets, built, strict=True):
-        write_once(target, canonical_json(stamp) + b"\n")
-        written.append((target, stamp))
+    """Write each stamp once (never over an existing file), in order; on disk when this
+    returns (:func:`gate.records.files.write_once_all`)."""
+    written = list(zip(targets, built, strict=True))
+    write_once_all((target, canonical_json(stamp) + b"\n") for target, stamp in written)
     return written
 
 
