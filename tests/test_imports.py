@@ -87,6 +87,10 @@ def test_stamp_validates_with_the_pregenerated_validators_alone(fixture_dir: Pat
     assert "gate.decide.block" in modules
     for unused in ("gate.records.report", "gate.records.report_data"):
         assert unused not in modules, unused
+    # nor the other routes' code: the JUnit route and its XML parser (issue 31, third pass)
+    assert "gate.testrun.recorder_route" in modules
+    for unused in ("gate.testrun.junit_route", "gate.records.junit", "xml.parsers.expat"):
+        assert unused not in modules, unused
 
 
 #: What the per-tool-call path must not import (start-up: one process per agent tool call).

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from gate.errors import GateInputError
 from gate.records.files import lexists
-from gate.testrun import exit_route, junit_route, recorder_route, running
+from gate.testrun import running
 from gate.testrun.isolation import Seal, seal_for
 from gate.testrun.stamping import (
     Decided,
@@ -74,14 +74,29 @@ def _install_and_run(request: Request, stdout: IO[bytes] | None, stderr: IO[byte
     # the fixtures are hashed while the command runs (none runs with --exit-code: hashed now)
     prepared = prepare_all(request.properties, request.root, request.store,
                            background=request.command is not None)
-    route = (recorder_route if request.pytest_recorder
-             else junit_route if request.junit_path is not None else exit_route)
+    route = _route(request)
     try:
         decided = route.decide(request, prepared, stdout, stderr)
     finally:
         if prepared:
             prepared[0].watch.finish()  # no thread outlives the run
     return decided, prepared
+
+
+def _route(request: Request) -> Any:
+    """The request's route module, imported when it is picked (a recorder run does not load
+    the JUnit route and its XML parser: issue 31)."""
+    if request.pytest_recorder:
+        from gate.testrun import recorder_route
+
+        return recorder_route
+    if request.junit_path is not None:
+        from gate.testrun import junit_route
+
+        return junit_route
+    from gate.testrun import exit_route
+
+    return exit_route
 
 
 def _seal(request: Request) -> Seal:
