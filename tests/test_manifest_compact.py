@@ -181,6 +181,27 @@ def test_an_inline_card_changed_during_the_run_is_seen(tmp_path: Path) -> None:
     assert manifest.card_of(prop)["seed"] == 8
 
 
+
+def test_the_manifest_is_parsed_once_while_its_bytes_stay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: loading the manifest and reading each inline card again after the run parse
+    the file once; a changed file is parsed again (the card it holds now is seen)."""
+    from gate.records import files
+
+    tree(tmp_path, FILES)
+    m = write(tmp_path / "m.yml", _one(["tests/test_x.py"]))
+    parsed: list[str] = []
+    real = files.parse_yaml
+    monkeypatch.setattr(files, "parse_yaml",
+                        lambda data, source: (parsed.append(source), real(data, source))[1])
+    manifest._parsed_cached.cache_clear()
+    [prop] = manifest.load(m, tmp_path)
+    assert manifest.card_of(prop)["seed"] == 7 and manifest.card_of(prop)["seed"] == 7
+    assert parsed == [str(m)]
+    m.write_text(m.read_text().replace("seed: 7", "seed: 8"))
+    assert manifest.card_of(prop)["seed"] == 8
+    assert parsed == [str(m), str(m)]
+
 # --- the long form and the compact form, over random trees -----------------------------------
 
 NAMES = st.sampled_from(["a", "b", "c.py", "d.json", ".e", "é.py", "f g.txt"])

@@ -675,10 +675,14 @@ def parse_yaml(data: bytes, source: str) -> Any:
     return _parse_yaml_python(data, source)
 
 
+def read_yaml_bytes(path: Path) -> bytes:
+    """A YAML file's bytes, capped at ``GATE_MAX_YAML_BYTES`` (and the record cap)."""
+    return read_bytes_capped(path, min(max_yaml_bytes(), max_record_bytes()),
+                             "GATE_MAX_YAML_BYTES")
+
+
 def read_yaml(path: Path) -> Any:
-    return parse_yaml(read_bytes_capped(path, min(max_yaml_bytes(), max_record_bytes()),
-                                      "GATE_MAX_YAML_BYTES"),
-                      str(path))
+    return parse_yaml(read_yaml_bytes(path), str(path))
 
 
 def canonical_json(value: Any) -> bytes:

@@ -71,7 +71,7 @@ from typing import Any
 
 from gate.errors import GateInputError
 from gate.records import schemas
-from gate.records.files import lexists, read_bytes_capped, read_yaml
+from gate.records.files import lexists, read_bytes_capped, read_yaml_bytes
 from gate.records.load import load_card
 
 DEFAULT_MANIFEST = Path(".github/gate.yml")
@@ -481,4 +481,6 @@ def harness_refusal(prop: Property, digest: str, root: Path) -> GateInputError |
 
 
 def load(path: Path, root: Path) -> list[Property]:
-    return from_record(read_yaml(path), str(path), root)
+    """The manifest's properties. Its bytes are parsed once: :func:`card_of` reading an inline
+    card again after the run parses the file again only when its bytes changed (issue 31)."""
+    return from_record(_parsed_cached(str(path), read_yaml_bytes(path)), str(path), root)
