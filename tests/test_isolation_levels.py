@@ -642,6 +642,43 @@ def test_the_gate_job_notes_the_levels_its_stamps_record(tmp_path: Path) -> None
         {"local-pinned": ["user"], "free-server": [None]}, {})
 
 
+def test_the_note_from_the_pairings_stamps_is_the_note_read_from_the_files(
+        tmp_path: Path) -> None:
+    """Issue 31: the gate step hands isolation_note the stamps the pairing read (by path), so
+    that it reads no stamp twice; the line is the one it gives reading every file itself,
+    whatever else lies beside the stamps (an envelope, a stamp-failure record, junk, a
+    duplicate the pairing merged, a file it did not read) and whatever it is handed."""
+    from gate.action.gate import _remember, isolation_note
+    from gate.decide.signing import DSSE_NAME
+    from gate.records import pairing, policy, stamp_failure
+    from tests.core_helpers import FREE, LOCAL, stamp, write_json
+
+    pol = policy.load(None)
+    root = tmp_path / "stamps"
+    levels_seen = {"l1": "user", "l2": "namespace", "f1": "process", "f2": None}
+    for run_id, level in levels_seen.items():
+        record = stamp(LOCAL if run_id[0] == "l" else FREE, "pass", run_id=run_id,
+                       test_id=f"t{run_id[1]}")
+        if level is not None:
+            record["isolation"] = {"level": level, "by": "unshare", "ptrace_scope": None}
+        write_json(root / f"art-{run_id[0]}" / f"{run_id}.json", record)
+    write_json(root / "art-l" / "copy" / "l1.json",  # the same stamp twice: merged
+               json.loads((root / "art-l" / "l1.json").read_text()))
+    write_json(root / "art-f" / DSSE_NAME, {"server_class": LOCAL, "isolation": {"level": "x"}})
+    write_json(root / "art-f" / stamp_failure.NAME, {"server_class": FREE})
+    loaded = pairing.collect(root)
+    (root / "art-l" / "junk.json").write_text("{not json", encoding="utf-8")
+    write_json(root / "art-f" / "late.json", {"server_class": FREE})  # after the pairing
+    read: dict[str, Any] = {}
+    _remember(read, root, loaded)
+    assert len(read) == 4 and all(Path(path).is_file() for path in read)
+    alone = isolation_note(root, pol)
+    assert alone == levels.summary_line({LOCAL: ["user", "namespace"],
+                                         FREE: ["process", None, None, None]}, {})
+    assert isolation_note(root, pol, read) == alone
+    assert isolation_note(root, pol, {}) == alone
+
+
 # --- as on a hosted runner: the job's user has passwordless sudo and a container socket ----------
 
 SUDOER = "gate-seal-sudoer"

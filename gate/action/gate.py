@@ -149,12 +149,14 @@ def _file_digests(settings: Settings) -> tuple[str | None, str | None]:
 
 def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
             now: int, remembered: Any = (), env: Mapping[str, str] | None = None,
-            used: list[tuple[str, str]] | None = None, ungated: Any = None) -> list[Any]:
+            used: list[tuple[str, str]] | None = None, ungated: Any = None,
+            read: dict[str, Mapping[str, Any]] | None = None) -> list[Any]:
     """Pair the downloaded stamps, after the signature check (:func:`_signed`). From another
     run, a fork's local-pinned stamps are refused: a fork speaks for the free server it ran
     on, never for the runner the base repository controls; that class must come from this
     (trusted) run's own artifacts. ``ungated`` (:class:`gate.records.pairing.Reported`)
-    gets the ungated tests and loaded harness files the stamps that were not refused name."""
+    gets the ungated tests and loaded harness files the stamps that were not refused name;
+    ``read`` (:func:`_remember`) the stamps read from ``settings.stamps_dir``, by file."""
     from gate.decide.signing import SigningPolicy
     from gate.records import pairing
 
@@ -164,13 +166,14 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
         raise GateInputError("GATE_STAMPS_DIR", "(env)", "not set")
     if foreign is None:
         directory = Path(settings.stamps_dir)
-        loaded = _signed(settings, directory,
-                         pairing.collect_some(directory, settings.artifact_prefix), signing,
-                         env, None, used)
+        collected = pairing.collect_some(directory, settings.artifact_prefix)
+        _remember(read, directory, collected)
+        loaded = _signed(settings, directory, collected, signing, env, None, used)
         if ungated is not None:
             pairing.reported_in(loaded, ungated)
         return pairing.decide_by_policy(loaded, pol, now, remembered)
     theirs = pairing.collect(Path(settings.stamps_dir), settings.artifact_prefix)
+    _remember(read, Path(settings.stamps_dir), theirs)
     if foreign.from_fork:
         for item in theirs:
             if item.stamp["server_class"] == "local-pinned":
@@ -195,6 +198,17 @@ def _decide(settings: Settings, foreign: ForeignRun | None, pol: Any,
     if ungated is not None:
         pairing.reported_in(loaded, ungated)
     return pairing.decide_by_policy(loaded, pol, now, remembered)
+
+
+def _remember(read: dict[str, Mapping[str, Any]] | None, directory: Path,
+              loaded: Sequence[Any]) -> None:
+    """Each stamp the pairing read under ``directory``, by its file's path as
+    ``directory.rglob`` spells it (:func:`isolation_note` reads it from here, not again)."""
+    if read is None:
+        return
+    base = str(directory)
+    for item in loaded:
+        read[f"{base}/{item.source}"] = item.stamp
 
 
 def stopped_stamp_jobs(settings: Settings) -> list[str]:
@@ -242,7 +256,8 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         print(workflow.log_line(line))
     used: list[tuple[str, str]] = []  # the stamp envelopes verified
     found = pairing.Reported()
-    decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used, found)
+    read: dict[str, Mapping[str, Any]] = {}  # the stamps the pairing read, by file
+    decisions = _decide(settings, foreign, pol, now, memory.remembered, env, used, found, read)
     reds = pairing.memory_reds(decisions)
     report_path = settings.work_dir / f"report-{settings.job}-{settings.run_attempt}.json"
     listed = _changed_files(settings, github_env)  # one compare request, for both sections
@@ -276,7 +291,7 @@ def _gate(settings: Settings, env: Mapping[str, str]) -> int:
         from gate.decide.signing import UNSIGNED_NOTICE
 
         notes.append(UNSIGNED_NOTICE)
-    shown_isolation = isolation_note(Path(settings.stamps_dir), pol)
+    shown_isolation = isolation_note(Path(settings.stamps_dir), pol, read)
     if shown_isolation:
         notes.append(shown_isolation)
     if foreign is not None:
@@ -475,24 +490,30 @@ def _gate_record_check(env: Mapping[str, str], pol: Any) -> Any:
     return check
 
 
-def isolation_note(stamps_dir: Path, pol: Any) -> str | None:
+def isolation_note(stamps_dir: Path, pol: Any,
+                   read: Mapping[str, Mapping[str, Any]] | None = None) -> str | None:
     """The summary's line on the isolation levels the stamps record, per class (the lowest of
     each class's stamps; :func:`gate.decide.isolation.summary_line`); None when no stamp
     records one. A class the policy requires signed counts: its stamps were refused before
-    pairing unless their set's signature covered them."""
+    pairing unless their set's signature covered them. ``read``: the stamps the pairing has
+    read, by path (:func:`_remember`); every other ``*.json`` file is read here. (The files
+    are taken in any order: the line is the lowest level of each class, whatever the order.)"""
     from gate.decide import isolation
     from gate.decide.signing import ENVELOPE_NAMES
     from gate.records.files import read_json
 
     by_class: dict[str, list[str | None]] = {}
     recorded = False
-    for path in sorted(stamps_dir.rglob("*.json")) if stamps_dir.is_dir() else ():
+    known = read or {}
+    for path in stamps_dir.rglob("*.json") if stamps_dir.is_dir() else ():
         if path.name in ENVELOPE_NAMES:
             continue
-        try:
-            stamp = read_json(path)
-        except GateInputError:
-            continue  # the pairing named it
+        stamp = known.get(str(path))
+        if stamp is None:
+            try:
+                stamp = read_json(path)
+            except GateInputError:
+                continue  # the pairing named it
         if not isinstance(stamp, dict) or not isinstance(stamp.get("server_class"), str):
             continue
         level = stamp.get("isolation")
