@@ -219,9 +219,12 @@ def _local_schema(uri: str) -> Any:
 #: schema library at all; issue 23). One is used only while the digest it records matches the
 #: schema files it was generated from (else the code is generated as usual);
 #: regenerate with ``python -c "from gate.records import schemas; schemas.write_pregenerated()"``,
-#: and tests/test_schemas_fast.py fails while one is stale.
+#: and tests/test_schemas_fast.py fails while one is stale. Every gate step validates a report
+#: and its re-run memory, and with signing an envelope and a stamp-set statement per artifact
+#: (generating those four took ~0.3 s of each gate step; issue 31).
 PREGENERATED = ("ledger-entry", "manifest", "sample-card", "policy", "recorder-plan",
-                "recorder-record", "recorder-results", "stamp")
+                "recorder-record", "recorder-results", "stamp", "report", "rerun-memory",
+                "dsse-envelope", "stamp-set")
 
 
 def _referenced(name: str) -> list[str]:
