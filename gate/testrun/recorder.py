@@ -218,8 +218,7 @@ class Governor:
                 return ("the report says passed, but Hypothesis's engine found a failing "
                         "example in the call")
             if applied.raised is not None:
-                return (f"the report says passed, but the call raised "
-                        f"{type(applied.raised).__name__}")
+                return f"the report says passed, but the call raised {applied.raised}"
             if not applied.engines:
                 return "the report says passed, but Hypothesis's engine never ran in the call"
         return None
