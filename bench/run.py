@@ -1,6 +1,7 @@
 """``python -m bench``: run every benchmark, print ours, the baseline (same run) and the ratio.
 
-    python -m bench                 # full sizes (about 10 minutes on 2 cores)
+    python -m bench                 # full sizes (about 10 minutes on 2 cores, and ~11 more for
+                                    # gate-step: its signed runs at 100,000 stamps take ~110 s)
     python -m bench --quick         # small smoke sizes (seconds)
     python -m bench --only hashing --only startup
     python -m bench --profile       # also cProfile the hashing and classify runs
