@@ -1,8 +1,9 @@
 """The strict YAML loader's two routes give the same value or the same refusal (issue 31).
 
-``gate.records.files.parse_yaml`` reads what libyaml can vouch for through libyaml's parser
-(``_parse_yaml_c``) and leaves everything else, every refusal included, to PyYAML's pure-Python
-loader (``_parse_yaml_python``, the loader every earlier release used). These tests compare the
+``gate.records.files.parse_yaml`` (gate/records/strict_yaml.py) reads what libyaml can vouch
+for through libyaml's parser (``_parse_yaml_c``) and leaves everything else, every refusal
+included, to PyYAML's pure-Python loader (``_parse_yaml_python``, the loader every earlier
+release used). These tests compare the
 two routes on a table of documents (each refusal the strict loader makes: aliases, duplicate
 keys, non-string keys, bad text) and on generated ones, and check that the documents the gate
 writes take the fast route.
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.errors import GateInputError
-from gate.records import files
+from gate.records import files, strict_yaml
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "gate" / "examples"
 
@@ -49,7 +50,7 @@ def _outcome(parse: Any, data: bytes) -> tuple[str, Any]:
 
 
 def _python(data: bytes) -> tuple[str, Any]:
-    return _outcome(files._parse_yaml_python, data)
+    return _outcome(strict_yaml._parse_yaml_python, data)
 
 
 def _same_either_way(data: bytes) -> tuple[str, Any]:
@@ -57,7 +58,7 @@ def _same_either_way(data: bytes) -> tuple[str, Any]:
     the Python route accepts, with the same value."""
     reference = _python(data)
     assert _outcome(files.parse_yaml, data) == reference
-    decided, value = files._parse_yaml_c(data)
+    decided, value = strict_yaml._parse_yaml_c(data)
     if decided:
         assert reference == ("value", _canon(value)), data
     return reference
@@ -134,7 +135,7 @@ def test_billion_laughs_is_refused_the_same_way() -> None:
                          ids=lambda p: p.name)
 def test_the_shipped_examples_take_the_libyaml_route(path: Path) -> None:
     data = path.read_bytes()
-    decided, value = files._parse_yaml_c(data)
+    decided, value = strict_yaml._parse_yaml_c(data)
     assert decided
     assert _python(data) == ("value", _canon(value))
 
@@ -148,7 +149,7 @@ def test_a_manifest_as_gate_init_writes_it_takes_the_libyaml_route() -> None:
                       f'    harness_sha256: "{"ab" * 32}"\n'
                       f'    location: {{path: "tests/test_x.py", line: {i + 3}}}\n'
                       for i in range(40)))
-    decided, value = files._parse_yaml_c(text.encode())
+    decided, value = strict_yaml._parse_yaml_c(text.encode())
     assert decided
     assert value["properties"][39]["card"] == {"cases": 100, "seed": 1039}
     assert _python(text.encode()) == ("value", _canon(value))
@@ -156,8 +157,8 @@ def test_a_manifest_as_gate_init_writes_it_takes_the_libyaml_route() -> None:
 
 def test_without_libyaml_every_document_takes_the_python_route(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(files, "_strict_c_loader", lambda: None)
-    assert files._parse_yaml_c(b"a: 1\n") == (False, None)
+    monkeypatch.setattr(strict_yaml, "_strict_c_loader", lambda: None)
+    assert strict_yaml._parse_yaml_c(b"a: 1\n") == (False, None)
     assert files.parse_yaml(b"a: 1\n", "doc.yml") == {"a": 1}
     with pytest.raises(GateInputError, match="duplicate key 'a'"):
         files.parse_yaml(b"a: 1\na: 2\n", "doc.yml")
@@ -226,5 +227,5 @@ def test_damaged_shipped_examples_read_the_same_either_way() -> None:
             else:
                 data[pos:pos] = bytes([rnd.choice(alphabet)]) * rnd.randint(1, 3)
         _same_either_way(bytes(data))
-        decided += files._parse_yaml_c(bytes(data))[0]
+        decided += strict_yaml._parse_yaml_c(bytes(data))[0]
     assert decided > 80  # the comparison covered the libyaml route, not only the fallback
