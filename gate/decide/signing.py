@@ -165,9 +165,11 @@ def subject_problem(subjects: list[Mapping[str, object]], files: Mapping[str, st
     another digest (a stamp byte changed). A file no subject names is refused by the caller,
     per stamp."""
     names = [str(s.get("name")) for s in subjects]
+    seen: set[str] = set()
     for index, name in enumerate(names):
-        if name in names[:index]:
+        if name in seen:
             return (f"subject.{index}.name", f"{name[:100]!r} is named twice")
+        seen.add(name)
     for index, subject in enumerate(subjects):
         name = names[index]
         digest = subject.get("digest")
