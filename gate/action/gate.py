@@ -231,20 +231,13 @@ def _github_env(settings: Settings, env: Mapping[str, str],
 
 
 def _gate(settings: Settings, env: Mapping[str, str]) -> int:
-    """:func:`_decide_and_show` with the cyclic garbage collector off, as ``gate classify
-    --stamps`` runs (gate.commands.classify): reading 100,000 stamps allocates millions of
-    containers and no cycles, which the collector would only rescan again and again;
-    reference counting still frees them. (30,000 stamps, gate action, load 6-7: 0.6 s of
-    4.3 s of CPU unsigned, 1.5 s of 10.9 s signed.)"""
-    import gc
+    """:func:`_decide_and_show` with the cyclic garbage collector off
+    (:func:`gate.records.pairing.collector_off`, as ``gate classify --stamps`` runs; 30,000
+    stamps, gate action, load 6-7: 0.6 s of 4.3 s of CPU unsigned, 1.5 s of 10.9 s signed)."""
+    from gate.records import pairing
 
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with pairing.collector_off():
         return _decide_and_show(settings, env)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _decide_and_show(settings: Settings, env: Mapping[str, str]) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -130,20 +129,13 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     from gate.records import pairing, policy
 
     pol = policy.load(policy_path)
-    # Reading 100,000 stamps allocates millions of containers and no cycles: the cyclic
-    # collector would only rescan them, again and again. Reference counting still frees.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with pairing.collector_off():
         loaded = pairing.collect_some(Path(args.stamps))
         signed.refuse_unverified(pol, [(os.path.join(args.stamps, item.source), item.stamp)
                                        for item in loaded], "gate classify --stamps")
         decisions = pairing.decide_by_policy(loaded, pol, now)
         built = pairing.report_by_policy(
             decisions, now, pol, ungated=pairing.ungated_section(pairing.reported_in(loaded), pol))
-    finally:
-        if collecting:
-            gc.enable()
     if args.report:
         load.write_report(Path(args.report), built)
     if args.json:
