@@ -109,6 +109,14 @@ def test_every_entry_is_described_for_people(tmp_path: Path,
     "- a list\n",
     "max_freeze_days: 0\n",
     "allowlist:\n  - &e {test_id: t}\n  - *e\n",
+    # an explicit tag PyYAML cannot hold: each once raised a KeyError or ValueError traceback
+    "allowlist:\n" + entry(expires='!!int "soon"'),
+    'max_freeze_days: !!bool "maybe"\n',
+    'max_freeze_days: !!float "x"\n',
+    "allowlist:\n  - !!map [1]\n",
+    'allowlist:\n  - {expires: !!timestamp "nope"}\n',
+    # ... or silently turns into another value ("x" into None)
+    'max_freeze_days: !!null "x"\n',
 ])
 def test_malformed_policy_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                   text: str) -> None:

@@ -2,7 +2,8 @@
 
 Everything read here is untrusted: sizes are capped before parsing, JSON objects with
 duplicate keys are refused (which value would count is a guess), YAML anchors and aliases are
-refused (no billion laughs), and YAML scalars keep their JSON meaning (no implicit dates).
+refused (no billion laughs), YAML scalars keep their JSON meaning (no implicit dates) and
+no explicit tag but `!!str` is read.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Strict YAML: no anchors' aliases, no implicit timestamps, string keys only, no key twice.
+"""Strict YAML: no anchors' aliases, no implicit timestamps, no tags but ``!!str``, string keys
+only, no key twice.
 
 The manifest, the policy and the cards are YAML a pull request can write. libyaml's parser reads
 what it can vouch for; the rest, and every refusal, is PyYAML's pure-Python strict loader's, so
@@ -39,19 +40,40 @@ def _construct_mapping(loader: Any, node: Any) -> dict[Any, Any]:
     return result
 
 
+#: The explicit tags a document may carry: none (the value's plain reading), ``!`` (a quoted
+#: or non-specific text) and ``!!str``. Any other tag (``!!bool "maybe"``, ``!!int "x"``,
+#: ``!!null "x"``, ``!!binary``, ``!!timestamp``, ``!!set``, a local ``!x``) would make
+#: PyYAML's constructors raise an arbitrary exception or silently turn the text into another
+#: value; the records the gate reads are plain data and need none of them.
+_ALLOWED_TAGS = frozenset({"!", "tag:yaml.org,2002:str"})
+
+_CORE_PREFIX = "tag:yaml.org,2002:"
+
+
+def tag_problem(tag: str | None) -> str | None:
+    """Why an explicit tag is refused (one line naming the tag and the fix), or None."""
+    if tag is None or tag in _ALLOWED_TAGS:
+        return None
+    shown = "!!" + tag[len(_CORE_PREFIX):] if tag.startswith(_CORE_PREFIX) else tag
+    return f"the tag {shown} is not allowed (only !!str is): remove it, and quote a text"
+
+
 @functools.cache
 def _strict_loader() -> Any:
-    """SafeLoader without aliases and without implicit timestamps (PyYAML loaded on first use:
-    commands that read no YAML do not pay for importing it)."""
+    """SafeLoader without aliases, implicit timestamps or tags but ``!!str`` (PyYAML loaded on
+    first use: commands that read no YAML do not pay for importing it)."""
     import yaml
 
     class _StrictLoader(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
+            event: Any = self.peek_event()  # type: ignore[no-untyped-call]
             if self.check_event(yaml.events.AliasEvent):
-                event = self.peek_event()  # type: ignore[no-untyped-call]
                 raise yaml.composer.ComposerError(
                     None, None, "anchors and aliases are not allowed", event.start_mark
                 )
+            problem = tag_problem(getattr(event, "tag", None))
+            if problem:
+                raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
             return super().compose_node(parent, index)
 
     _StrictLoader.yaml_implicit_resolvers = {
@@ -224,9 +246,9 @@ def _parse_yaml_python(data: bytes, source: str) -> Any:
 
 
 def parse_yaml(data: bytes, source: str) -> Any:
-    """Strict YAML: no anchors' aliases, no implicit timestamps, string keys, no duplicate key.
-    libyaml's parser reads what it can vouch for; the rest, and every refusal, is the
-    pure-Python loader's (the same value or the same error either way)."""
+    """Strict YAML: no anchors' aliases, no implicit timestamps, no tag but ``!!str``, string
+    keys, no duplicate key. libyaml's parser reads what it can vouch for; the rest, and every
+    refusal, is the pure-Python loader's (the same value or the same error either way)."""
     decided, value = _parse_yaml_c(data)
     if decided:
         return value
