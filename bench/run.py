@@ -1,7 +1,8 @@
 """``python -m bench``: run every benchmark, print ours, the baseline (same run) and the ratio.
 
     python -m bench                 # full sizes (about 10 minutes on 2 cores, and ~11 more for
-                                    # gate-step: its signed runs at 100,000 stamps take ~110 s)
+                                    # gate-step: its signed runs at 100,000 stamps take ~110 s,
+                                    # ~4 more for xdist: attrs 26.1.0, 6 commands x 4 rounds)
     python -m bench --quick         # small smoke sizes (seconds)
     python -m bench --only hashing --only startup
     python -m bench --profile       # also cProfile the hashing and classify runs
@@ -34,6 +35,7 @@ from bench import (
     setup,
     stamp,
     startup,
+    xdist,
 )
 from bench.common import ROOT, Results, machine, say
 
@@ -50,6 +52,7 @@ BENCHMARKS = {
     "isolation": isolation.bench,
     "stamp": stamp.bench,
     "phases": phases.bench,
+    "xdist": xdist.bench,
 }
 
 

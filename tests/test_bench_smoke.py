@@ -20,7 +20,8 @@ def test_quick_bench_prints_a_ratio_for_every_benchmark(tmp_path: Path) -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     kinds = {match.group(1) for match in RATIO.finditer(done.stdout)}
-    for kind in ("hash", "classify", "ledger", "startup", "action", "stamp", "gate-step"):
+    for kind in ("hash", "classify", "ledger", "startup", "action", "stamp", "gate-step",
+                 "xdist"):
         assert kind in kinds, (kind, done.stdout[-3000:])
     assert len(re.findall(r"^RATIO hash \S+ vs openssl", done.stdout, re.MULTILINE)) == 3
     assert "# machine: nproc=" in done.stdout
