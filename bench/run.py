@@ -5,6 +5,8 @@
                                     # ~4 more for xdist: attrs 26.1.0, 6 commands x 4 rounds)
     python -m bench --quick         # small smoke sizes (seconds)
     python -m bench --only hashing --only startup
+    python -m bench --only suite    # the README's test command on a fresh clone (~12 minutes;
+                                    # only when named)
     python -m bench --profile       # also cProfile the hashing and classify runs
     python -m bench --json out.json # the ratio lines as JSON too
 
@@ -35,6 +37,7 @@ from bench import (
     setup,
     stamp,
     startup,
+    suite,
     xdist,
 )
 from bench.common import ROOT, Results, machine, say
@@ -53,7 +56,10 @@ BENCHMARKS = {
     "stamp": stamp.bench,
     "phases": phases.bench,
     "xdist": xdist.bench,
+    "suite": suite.bench,
 }
+#: Run only when named with --only: the README's test command on a fresh clone (~12 minutes).
+EXPLICIT = ("suite",)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     reps = args.reps or (1 if args.quick else 3)
-    chosen = args.only or list(BENCHMARKS)
+    chosen = args.only or [name for name in BENCHMARKS if name not in EXPLICIT]
     info = machine()
     say("# machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
     say(f"# mode: {'quick' if args.quick else 'full'}, reps={reps}, benchmarks={','.join(chosen)}")
