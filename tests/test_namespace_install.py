@@ -269,8 +269,6 @@ def _seal(level: str, read_only: tuple[str, ...] = ("/usr",), **facts: Any) -> i
 
 
 def test_the_tests_venv_only_at_namespace_with_an_install(tmp_path: Path) -> None:
-    from dataclasses import replace
-
     from gate.testrun import running
 
     for request in (_request(tmp_path, _seal("process", ("/",)), "pip install x"),
@@ -278,8 +276,8 @@ def test_the_tests_venv_only_at_namespace_with_an_install(tmp_path: Path) -> Non
                     _request(tmp_path, None, "pip install x"),
                     # its Python in a folder it may write (a venv of the workspace: this
                     # run's venv taken for one, a writable island)
-                    _request(tmp_path, replace(_seal("namespace", (str(tmp_path / "ro"),),
-                                                     bwrap=True), islands=(sys.prefix,)),
+                    _request(tmp_path, _seal("namespace", (str(tmp_path / "ro"),),
+                                             bwrap=True).replace(islands=(sys.prefix,)),
                              "pip install x")):
         assert running.with_tests_venv(request) is request
 

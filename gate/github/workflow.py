@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from gate.decide.frozen import FrozenValue
 from gate.github import markdown
 
 if TYPE_CHECKING:  # annotations only: a stamp leg prints through log_line without a report
@@ -73,13 +72,17 @@ def log_line(text: str) -> str:
 # --- annotations --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Annotation:
+class Annotation(FrozenValue):
+    __slots__ = ("level", "message", "file", "line", "title")  # noqa: RUF023 - field order
     level: Level
     message: str
-    file: str | None = None
-    line: int | None = None
-    title: str | None = None
+    file: str | None
+    line: int | None
+    title: str | None
+
+    def __init__(self, level: Level, message: str, file: str | None = None,
+                 line: int | None = None, title: str | None = None) -> None:
+        self._set(level=level, message=message, file=file, line=line, title=title)
 
 
 def command(note: Annotation) -> str:
@@ -182,6 +185,8 @@ def format_output(name: str, value: str, delimiter: str | None = None) -> str:
         raise ValueError(f"not a safe output name: {name!r}")
     if markdown.visible_controls(value.replace("\n", "")) != value.replace("\n", ""):
         raise ValueError(f"output {name}: the value holds control characters")
+    import secrets  # here only: a stamp run prints no output block
+
     for _ in range(5):
         delim = delimiter or f"ghadelimiter_{secrets.token_hex(16)}"
         if delim not in value and delim not in name:

@@ -473,9 +473,7 @@ def canonical_json(value: Any) -> bytes:
 
 
 def _temp_name(name: str) -> str:
-    import secrets
-
-    return f".{name}.{secrets.token_hex(8)}.tmp"
+    return f".{name}.{os.urandom(8).hex()}.tmp"  # secrets.token_hex(8), without its imports
 
 
 def _write_via_temp(path: Path | str, data: bytes, place: str, durable: bool = True,

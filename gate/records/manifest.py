@@ -65,10 +65,10 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 from gate.records import schemas
 from gate.records.files import lexists, read_bytes_capped, read_yaml_bytes
@@ -77,8 +77,12 @@ from gate.records.load import load_card
 DEFAULT_MANIFEST = Path(".github/gate.yml")
 
 
-@dataclass(frozen=True, slots=True)
-class Property:
+class Property(FrozenValue):
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "test_id", "card", "fixtures", "sample", "junit_classname", "junit_name", "location",
+        "location_file", "card_record", "globs", "where", "harness", "harness_globs",
+        "harness_sha256",
+    )
     test_id: str
     card: Path
     fixtures: tuple[Path, ...]
@@ -87,21 +91,33 @@ class Property:
     junit_name: str
     location: dict[str, Any] | None
     #: The file ``location.path`` names (root joined), checked to exist when loaded.
-    location_file: Path | None = None
+    location_file: Path | None
     #: An inline card (``card:`` a mapping; its ``property`` filled in), else None: ``card`` is
     #: its file. For an inline card ``card`` is the manifest file.
-    card_record: dict[str, Any] | None = None
+    card_record: dict[str, Any] | None
     #: The glob patterns among its fixtures (its groups' too), relative to the root.
-    globs: tuple[str, ...] = ()
+    globs: tuple[str, ...]
     #: The manifest's source name and entry index (where an inline card is read again).
-    where: tuple[str, int] | None = None
+    where: tuple[str, int] | None
     #: The test harness listed apart from the fixtures (``harness``: its files, in the order
     #: the fixtures' items are expanded), its glob patterns, and the ``harness_sha256`` the
     #: manifest records for it; all empty for an entry without ``harness`` (the old form,
     #: its harness inside its fixtures).
-    harness: tuple[Path, ...] = ()
-    harness_globs: tuple[str, ...] = ()
-    harness_sha256: str | None = None
+    harness: tuple[Path, ...]
+    harness_globs: tuple[str, ...]
+    harness_sha256: str | None
+
+    def __init__(self, test_id: str, card: Path, fixtures: tuple[Path, ...], sample: Path | None,
+                 junit_classname: str | None, junit_name: str, location: dict[str, Any] | None,
+                 location_file: Path | None = None, card_record: dict[str, Any] | None = None,
+                 globs: tuple[str, ...] = (), where: tuple[str, int] | None = None,
+                 harness: tuple[Path, ...] = (), harness_globs: tuple[str, ...] = (),
+                 harness_sha256: str | None = None) -> None:
+        self._set(test_id=test_id, card=card, fixtures=fixtures, sample=sample,
+                  junit_classname=junit_classname, junit_name=junit_name, location=location,
+                  location_file=location_file, card_record=card_record, globs=globs,
+                  where=where, harness=harness, harness_globs=harness_globs,
+                  harness_sha256=harness_sha256)
 
 
 def _relative(root: Path, value: str, source: str, where: str) -> Path:

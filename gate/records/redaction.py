@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from gate.decide.frozen import FrozenValue
 
 #: A variable name that marks its value secret (case-insensitive).
 SECRET_NAME = re.compile(
@@ -58,11 +59,14 @@ def secret_values(env: Mapping[str, str], extra: Iterable[str] = ()) -> tuple[st
     return tuple(sorted(found, key=lambda s: (-len(s), s)))
 
 
-@dataclass(frozen=True, slots=True)
-class Redactor:
+class Redactor(FrozenValue):
     """Masks a fixed set of secret values in text (:func:`secret_values`)."""
 
-    secrets: tuple[str, ...] = ()
+    __slots__ = ("secrets",)
+    secrets: tuple[str, ...]
+
+    def __init__(self, secrets: tuple[str, ...] = ()) -> None:
+        self._set(secrets=secrets)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], extra: Iterable[str] = ()) -> Redactor:

@@ -20,8 +20,8 @@ import contextlib
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 from gate.testrun.withheld import FILE_COMMANDS
 
@@ -34,16 +34,20 @@ QUOTED = 80
 KEPT = 8 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(FrozenValue):
     """One path as it was: what it is (``file``, ``link``, ``folder``, ``other``, ``absent``),
     its file identity, and a regular file's bytes (a link's target)."""
 
+    __slots__ = ("kind", "identity", "data", "digest")  # noqa: RUF023 - field order
     kind: str
-    identity: tuple[int, int] | None = None
-    data: bytes = b""
+    identity: tuple[int, int] | None
+    data: bytes
     #: Of a file larger than :data:`KEPT`: its size and sha256 (``data`` is then empty).
-    digest: tuple[int, str] | None = None
+    digest: tuple[int, str] | None
+
+    def __init__(self, kind: str, identity: tuple[int, int] | None = None, data: bytes = b"",
+                 digest: tuple[int, str] | None = None) -> None:
+        self._set(kind=kind, identity=identity, data=data, digest=digest)
 
 
 def _kind(mode: int) -> str:

@@ -34,12 +34,13 @@ import stat
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from gate.decide import isolation as levels
 from gate.decide import outcome
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 from gate.testrun.mounts import (
     XDG_FOLDERS,
@@ -472,41 +473,61 @@ exit $status
 UNSHARE_CHANNEL_FD = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Wrapped:
+class Wrapped(FrozenValue):
     """The command as it is started: argv, environment, and the descriptor given as its
     standard input (the recorder's channel on the ``unshare`` routes), or None."""
 
+    __slots__ = ("argv", "env", "stdin")
     argv: list[str]
     env: dict[str, str]
-    stdin: int | None = None
+    stdin: int | None
+
+    def __init__(self, argv: list[str], env: dict[str, str], stdin: int | None = None) -> None:
+        self._set(argv=argv, env=env, stdin=stdin)
 
 
-@dataclass(frozen=True, slots=True)
-class Seal:
+class Seal(FrozenValue):
     """The level in force and what it binds: :meth:`wrap` builds the command for it,
     :meth:`record` is what each stamp records."""
 
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "level", "ptrace_scope", "facts", "read_only", "hidden", "other_user", "tools",
+        "tests_venv", "homes", "islands", "home",
+    )
     level: levels.Level
     ptrace_scope: int | None
     facts: levels.Facts
-    read_only: tuple[str, ...] = ()
-    hidden: tuple[str, ...] = ()
-    other_user: str | None = None
+    read_only: tuple[str, ...]
+    hidden: tuple[str, ...]
+    other_user: str | None
     #: The wrappers' paths (:func:`wrapper_paths`), found when the seal is made.
-    tools: tuple[tuple[str, str], ...] = field(default_factory=wrapper_paths)
+    tools: tuple[tuple[str, str], ...]
     #: The tests' venv (:func:`gate.testrun.running.with_tests_venv`): first on the command's
     #: ``PATH`` and its ``VIRTUAL_ENV``, or None.
-    tests_venv: str | None = None
+    tests_venv: str | None
     #: The job's user's home folders (:func:`gate.testrun.mounts.home_folders`): read-only
     #: inside the namespace.
-    homes: tuple[str, ...] = ()
+    homes: tuple[str, ...]
     #: What stays writable in them (:func:`gate.testrun.mounts.writable_islands`: the
     #: workspace, ``RUNNER_TEMP``, the current folder), bound again after them.
-    islands: tuple[str, ...] = ()
+    islands: tuple[str, ...]
     #: The command's own ``HOME`` (:func:`gate.testrun.running.with_home`): a fresh private
     #: folder, writable, removed after the run; or None (``HOME`` unchanged).
-    home: str | None = None
+    home: str | None
+
+    def __init__(self, level: levels.Level, ptrace_scope: int | None, facts: levels.Facts,
+                 read_only: tuple[str, ...] = (), hidden: tuple[str, ...] = (),
+                 other_user: str | None = None, tools: tuple[tuple[str, str], ...] | None = None,
+                 tests_venv: str | None = None, homes: tuple[str, ...] = (),
+                 islands: tuple[str, ...] = (), home: str | None = None) -> None:
+        self._set(level=level, ptrace_scope=ptrace_scope, facts=facts, read_only=read_only,
+                  hidden=hidden, other_user=other_user,
+                  tools=wrapper_paths() if tools is None else tools,  # found when made
+                  tests_venv=tests_venv, homes=homes, islands=islands, home=home)
+
+    def replace(self, **changes: Any) -> Seal:
+        new: Seal = super().replace(**changes)
+        return new
 
     @property
     def namespaced(self) -> bool:

@@ -22,8 +22,8 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 
 #: ``prctl`` options (linux/prctl.h).
@@ -37,12 +37,15 @@ GONE_WITHIN = 10.0
 SHOWN_CHARS = 200
 
 
-@dataclass(frozen=True, slots=True)
-class Killed:
+class Killed(FrozenValue):
     """A process the command left running, killed: its id and its command line, escaped."""
 
+    __slots__ = ("pid", "command_line")  # noqa: RUF023 - field order
     pid: int
     command_line: str
+
+    def __init__(self, pid: int, command_line: str) -> None:
+        self._set(pid=pid, command_line=command_line)
 
     def log_line(self) -> str:
         """One log line naming it (printable ASCII, never a workflow command)."""

@@ -357,14 +357,13 @@ def recorder_env(private: Path, plan: Path, channel_fd: int, environ: Mapping[st
     loaded from its own path, never found by name); ``GATE_RECORDER_PLAN`` names the plan,
     ``GATE_RECORDER_CHANNEL`` the descriptor the results go back on. ``workspace``: the
     folders the patch writes (the command's folder, the stamping root), named in the loader."""
-    import secrets
     import tempfile
 
     from gate.testrun import cases
 
     package = Path(__file__).resolve().parent.parent
     path = Path(tempfile.mkdtemp(prefix="path-", dir=private))
-    name = f"{LOADER_PREFIX}{secrets.token_hex(8)}"
+    name = f"{LOADER_PREFIX}{os.urandom(8).hex()}"  # secrets.token_hex(8)
     source = LOADER.format(package=str(package),
                            workspace=[os.path.realpath(os.fspath(w)) for w in workspace])
     write_once(path / f"{name}.py", source.encode("utf-8"), durable=False)  # scratch

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -45,7 +44,7 @@ def stamp_run(
         if lexists(target):
             raise GateInputError(str(target), "(file)", "already exists; never overwritten")
     if request.command is not None:  # the level is chosen (or refused) before anything runs
-        request = replace(request, seal=_seal(request))
+        request = request.replace(seal=_seal(request))
     out_existed = lexists(request.out)
     if request.fence:  # one stream keeps the fence around every line (running.fenced)
         stdout = stdout if stdout is not None else sys.stdout.buffer

@@ -297,7 +297,6 @@ def with_tests_venv(request: Request) -> Request:
     import io
     import shutil
     import tempfile
-    from dataclasses import replace
     from pathlib import Path
 
     from gate.records.redaction import Redactor
@@ -335,7 +334,7 @@ def with_tests_venv(request: Request) -> Request:
                              "the install goes into at this isolation level could not be "
                              "made; no stamps written (fix: install the venv module, e.g. "
                              "apt-get install python3-venv, or use setup-python)")
-    return replace(request, seal=replace(seal, tests_venv=str(venv)))
+    return request.replace(seal=seal.replace(tests_venv=str(venv)))
 
 
 def without_tests_venv(request: Request) -> None:
@@ -357,7 +356,6 @@ def with_home(request: Request) -> Request:
     cache, ``~/.gitconfig``) land there and are removed after the run, so nothing the command
     writes in a home is read or run by a later step. Below ``namespace``: unchanged."""
     import tempfile
-    from dataclasses import replace
     from pathlib import Path
 
     seal = request.seal
@@ -370,7 +368,7 @@ def with_home(request: Request) -> Request:
     except BaseException:
         seal.discard(folder)
         raise
-    return replace(request, seal=replace(seal, home=str(folder)))
+    return request.replace(seal=seal.replace(home=str(folder)))
 
 
 def install(request: Request, stdout: IO[bytes], stderr: IO[bytes]) -> None:

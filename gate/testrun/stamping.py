@@ -23,14 +23,13 @@ taken run id fails fast (exit 2).
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gate import __version__
 from gate.decide import outcome
+from gate.decide.frozen import FrozenValue
 from gate.errors import GateInputError
 from gate.records import hashing
 from gate.records import load as records
@@ -50,10 +49,13 @@ TESTS = ("gated", "all")
 # --- what is stamped ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(FrozenValue):
     """One property's inputs, read before the run."""
 
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "prop", "root", "card", "watch", "index", "pin", "pin_path", "location", "harness_sha256",
+        "harness_watch", "harness_index",
+    )
     prop: Property
     root: Path
     card: dict[str, Any]
@@ -63,13 +65,21 @@ class Prepared:
     pin: hashing.Pin | None
     pin_path: str | None
     #: The manifest's ``location`` with its path made relative to the repository root.
-    location: dict[str, Any] | None = None
+    location: dict[str, Any] | None
     #: The test harness the manifest lists apart (``harness``): its ``gate-harness-v1``
     #: digest read before the run (checked against the entry's ``harness_sha256``), and its
     #: index in ``harness_watch``; None for an entry without one.
-    harness_sha256: str | None = None
-    harness_watch: FixtureWatch | None = None
-    harness_index: int = -1
+    harness_sha256: str | None
+    harness_watch: FixtureWatch | None
+    harness_index: int
+
+    def __init__(self, prop: Property, root: Path, card: dict[str, Any], watch: FixtureWatch,
+                 index: int, pin: hashing.Pin | None, pin_path: str | None,
+                 location: dict[str, Any] | None = None, harness_sha256: str | None = None,
+                 harness_watch: FixtureWatch | None = None, harness_index: int = -1) -> None:
+        self._set(prop=prop, root=root, card=card, watch=watch, index=index, pin=pin,
+                  pin_path=pin_path, location=location, harness_sha256=harness_sha256,
+                  harness_watch=harness_watch, harness_index=harness_index)
 
     @property
     def fixture_hash(self) -> str:
@@ -187,7 +197,7 @@ def prepare_all(props: Sequence[Property], root: Path, store: Path | None, *,
 
 
 def new_run_id() -> str:
-    return secrets.token_hex(8)
+    return os.urandom(8).hex()  # secrets.token_hex(8), without importing secrets: start-up
 
 
 def build_stamp(
@@ -298,21 +308,30 @@ def decide_cases(
             for index, item in enumerate(prepared)]
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(FrozenValue):
     """What a route decided for one run: the process, one outcome per property, the stamps'
     ``source``, whether the gate ran the command itself (``ran``), and the pytest testcases
     (:class:`gate.testrun.cases.Case`) whose generator and failure reach the stamps."""
 
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "proc", "decisions", "source", "ran", "cases", "ungated", "harness_files",
+    )
     proc: outcome.ProcessResult
     decisions: Sequence[outcome.Outcome]
     source: str
     ran: bool
-    cases: Sequence[Any] | None = field(default=None)
+    cases: Sequence[Any] | None
     #: The Hypothesis tests the session collected that no property selects (:func:`ungated_of`)
-    ungated: Sequence[tuple[str, str]] = ()
+    ungated: Sequence[tuple[str, str]]
     #: The repository's files the session loaded as plugin modules (:func:`harness_of`)
-    harness_files: Sequence[str] = ()
+    harness_files: Sequence[str]
+
+    def __init__(self, proc: outcome.ProcessResult, decisions: Sequence[outcome.Outcome],
+                 source: str, ran: bool, cases: Sequence[Any] | None = None,
+                 ungated: Sequence[tuple[str, str]] = (),
+                 harness_files: Sequence[str] = ()) -> None:
+        self._set(proc=proc, decisions=decisions, source=source, ran=ran, cases=cases,
+                  ungated=ungated, harness_files=harness_files)
 
 
 #: How many loaded harness files each stamp names.
@@ -417,41 +436,68 @@ def build_all(prepared: Sequence[Prepared], run_ids: Sequence[str], decided: Dec
 # --- one run in, stamps out ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(FrozenValue):
     """Everything ``gate stamp`` was asked to do, in either mode."""
 
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "properties", "server_class", "out", "root", "run_ids", "timeout_codes", "junit_path",
+        "store", "command", "timeout", "recorded", "assertion_failed", "manifest",
+        "pytest_recorder", "tests", "install", "fence", "isolation", "isolation_user",
+        "isolation_place", "seal",
+    )
     properties: Sequence[Property]
     server_class: str
     out: Path
     root: Path
     run_ids: Sequence[str]
     timeout_codes: Collection[int]
-    junit_path: Path | None = None
-    store: Path | None = None
-    command: Sequence[str] | None = None
-    timeout: float | None = None
-    recorded: outcome.ProcessResult | None = None
-    assertion_failed: bool = False
+    junit_path: Path | None
+    store: Path | None
+    command: Sequence[str] | None
+    timeout: float | None
+    recorded: outcome.ProcessResult | None
+    assertion_failed: bool
     #: The manifest the properties came from (named when a junit selector is a typo).
-    manifest: str | None = None
+    manifest: str | None
     #: The command runs pytest: load the gate's recorder into it (no JUnit report).
-    pytest_recorder: bool = False
+    pytest_recorder: bool
     #: With ``pytest_recorder``: which collected tests run (one of :data:`TESTS`).
-    tests: str = "gated"
+    tests: str
     #: A shell command (bash) run before ``command``, sealed the same way (the action's
     #: ``install``): it exits 0 or no stamp is written.
-    install: str | None = None
+    install: str | None
     #: On a GitHub runner: the commands' output fenced from the runner's workflow-command
     #: parser (:func:`gate.testrun.running.run_command`'s ``fence``).
-    fence: bool = False
+    fence: bool
     #: The isolation level asked for (:data:`gate.decide.isolation.CHOICES`), the other user
     #: of the ``user`` level, and where they were given (file, field) for a refusal.
-    isolation: str = "auto"
-    isolation_user: str | None = None
-    isolation_place: tuple[str, str] = ("gate stamp", "--isolation")
+    isolation: str
+    isolation_user: str | None
+    isolation_place: tuple[str, str]
     #: The seal the command runs in (:func:`gate.testrun.routes.stamp_run` sets it).
-    seal: Seal | None = None
+    seal: Seal | None
+
+    def __init__(self, properties: Sequence[Property], server_class: str, out: Path,
+                 root: Path, run_ids: Sequence[str], timeout_codes: Collection[int],
+                 junit_path: Path | None = None, store: Path | None = None,
+                 command: Sequence[str] | None = None, timeout: float | None = None,
+                 recorded: outcome.ProcessResult | None = None, assertion_failed: bool = False,
+                 manifest: str | None = None, pytest_recorder: bool = False,
+                 tests: str = "gated", install: str | None = None, fence: bool = False,
+                 isolation: str = "auto", isolation_user: str | None = None,
+                 isolation_place: tuple[str, str] = ("gate stamp", "--isolation"),
+                 seal: Seal | None = None) -> None:
+        self._set(properties=properties, server_class=server_class, out=out, root=root,
+                  run_ids=run_ids, timeout_codes=timeout_codes, junit_path=junit_path, store=store,
+                  command=command, timeout=timeout, recorded=recorded,
+                  assertion_failed=assertion_failed, manifest=manifest,
+                  pytest_recorder=pytest_recorder, tests=tests, install=install, fence=fence,
+                  isolation=isolation, isolation_user=isolation_user,
+                  isolation_place=isolation_place, seal=seal)
+
+    def replace(self, **changes: Any) -> Request:
+        new: Request = super().replace(**changes)
+        return new
 
 
 def selector_place(request: Request, index: int) -> tuple[str, str]:
