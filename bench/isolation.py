@@ -78,7 +78,6 @@ def _home(results: Results, seal: object, reps: int, by: str) -> None:
     them, wrapping ``true``: interleaved medians."""
     import shutil
     import tempfile
-    from dataclasses import replace
 
     from gate.testrun import mounts
     from gate.testrun.isolation import Seal
@@ -86,8 +85,8 @@ def _home(results: Results, seal: object, reps: int, by: str) -> None:
     assert isinstance(seal, Seal)
     home = tempfile.mkdtemp(prefix="gate-bench-home-")
     try:
-        sealed = replace(seal, homes=tuple(mounts.home_folders(os.environ)),
-                         islands=tuple(mounts.writable_islands(os.environ)), home=home)
+        sealed = seal.replace(homes=tuple(mounts.home_folders(os.environ)),
+                              islands=tuple(mounts.writable_islands(os.environ)), home=home)
         plain = seal.wrap(["true"], dict(os.environ)).argv
         wrapped = sealed.wrap(["true"], dict(os.environ)).argv
         count = len(mounts.mount_plan(sealed.homes, [*sealed.islands, home], seal.read_only,
@@ -115,7 +114,6 @@ def _home(results: Results, seal: object, reps: int, by: str) -> None:
 def _tests_venv(results: Results, seal: object, wrapped: list[str], reps: int, by: str) -> None:
     """The tests' venv made (sealed) and removed, against one wrapped launch of ``true``."""
     import shutil
-    from dataclasses import replace
 
     from gate.testrun import running
     from gate.testrun.isolation import Seal
@@ -126,7 +124,7 @@ def _tests_venv(results: Results, seal: object, wrapped: list[str], reps: int, b
     if python is None:
         say("# isolation: no python3 on PATH: the tests' venv skipped")
         return
-    seal = replace(seal, read_only=(*seal.read_only, os.path.dirname(python)))
+    seal = seal.replace(read_only=(*seal.read_only, os.path.dirname(python)))
     request = Request(properties=[], server_class="free-server", out=Path("out"),
                       root=Path("."), run_ids=[], timeout_codes=(), command=["true"],
                       install="true", seal=seal)
