@@ -24,12 +24,12 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gate.decide import halt, when
 from gate.decide import ungated as ungated_rules
+from gate.decide.frozen import FrozenValue
 from gate.decide.signing import SigningPolicy
 from gate.decide.stamps import FREE as FREE_SERVER
 from gate.decide.stamps import AllowEntry
@@ -42,17 +42,35 @@ DEFAULT_MAX_FREEZE_DAYS = 30
 DAY = 86_400
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
-    allowlist: tuple[AllowEntry, ...] = ()
-    halt: halt.HaltPolicy = field(default_factory=halt.HaltPolicy)
-    timeout_exit_codes: tuple[int, ...] = DEFAULT_TIMEOUT_EXIT_CODES
-    max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
-    added: tuple[int | None, ...] = ()  # per allowlist entry, same order
-    issues: tuple[str | int | None, ...] = ()  # per allowlist entry, same order
-    signing: SigningPolicy = field(default_factory=SigningPolicy)
+_HaltPolicy = halt.HaltPolicy  # the field ``halt`` hides the module inside Policy.__init__
+
+
+class Policy(FrozenValue):
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "allowlist", "halt", "timeout_exit_codes", "max_freeze_days", "added", "issues",
+        "signing", "ungated",
+    )
+    allowlist: tuple[AllowEntry, ...]
+    halt: halt.HaltPolicy
+    timeout_exit_codes: tuple[int, ...]
+    max_freeze_days: int
+    added: tuple[int | None, ...]  # per allowlist entry, same order
+    issues: tuple[str | int | None, ...]  # per allowlist entry, same order
+    signing: SigningPolicy
     #: What an ungated Hypothesis test does (gate/decide/ungated.py): ``warn`` or ``fail``.
-    ungated: str = ungated_rules.DEFAULT_POLICY
+    ungated: str
+
+    def __init__(self, allowlist: tuple[AllowEntry, ...] = (),
+                 halt: _HaltPolicy | None = None,
+                 timeout_exit_codes: tuple[int, ...] = DEFAULT_TIMEOUT_EXIT_CODES,
+                 max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS,
+                 added: tuple[int | None, ...] = (), issues: tuple[str | int | None, ...] = (),
+                 signing: SigningPolicy | None = None,
+                 ungated: str = ungated_rules.DEFAULT_POLICY) -> None:
+        self._set(allowlist=allowlist, halt=_HaltPolicy() if halt is None else halt,
+                  timeout_exit_codes=timeout_exit_codes, max_freeze_days=max_freeze_days,
+                  added=added, issues=issues,
+                  signing=SigningPolicy() if signing is None else signing, ungated=ungated)
 
     def issue_of(self) -> dict[tuple[str, str], str | int]:
         """(test_id, server_class) -> the entry's ``issue``, for the report."""

@@ -104,12 +104,13 @@ def pytest_said(text: str) -> str:
 
 
 #: Lines only pytest writes (its header, collection, failure headers, summaries, its own
-#: errors): one of them in the command's output means pytest ran.
-_PYTEST_LINE = re.compile(
+#: errors): one of them in the command's output means pytest ran. A pattern, compiled (and
+#: cached by ``re``) on first use: only a session that did not begin reads it (start-up).
+_PYTEST_LINE = (
     r"^(=+ test session starts =+|collected \d+ items?\b.*|collecting \.\.\..*"
     r"|_{3,} .* _{3,}|(FAILED|ERROR) \S+::\S.*|INTERNALERROR> .*|ImportError while loading "
     r"conftest .*|=* ?(no tests ran|\d+ (passed|failed|errors?|skipped|deselected|xfailed"
-    r"|xpassed|warnings?|rerun))\b.* in \d+(\.\d+)?s\b.*)$", re.MULTILINE)
+    r"|xpassed|warnings?|rerun))\b.* in \d+(\.\d+)?s\b.*)$")
 #: What the shell's exit statuses 126 and 127 say (POSIX: found but not run, not found).
 _SHELL_STATUS = {126: "a program it runs could not be executed (not a program, or not "
                       "executable): fix the command",
@@ -119,14 +120,15 @@ _SHELL_STATUS = {126: "a program it runs could not be executed (not a program, o
 #: What a failed install says (pip's own words): an install run inside the test command.
 _INSTALL_WORDS = ("No matching distribution found", "Could not find a version that satisfies",
                   "Could not install packages", "pip install", "requirements")
-_SYNTAX = re.compile(r'^E?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
+_SYNTAX = r'^E?\s*File "(?P<path>[^"]+)", line (?P<line>\d+)'  # as _PYTEST_LINE, multi-line
 
 
 def pytest_line(text: str) -> str | None:
     """The last line of ``text`` (the command's output) only pytest writes (its summary, when
     it got there), stripped, runs of ``=`` and ``_`` shortened; None when there is none:
     pytest did not run (or said nothing: ``-qq`` and every test passed)."""
-    found = [m.group(0) for m in _PYTEST_LINE.finditer(text.replace("\r", "\n"))]
+    found = [m.group(0) for m in re.finditer(_PYTEST_LINE, text.replace("\r", "\n"),
+                                             re.MULTILINE)]
     return re.sub(r"([=_])\1{3,}", r"\1\1\1", found[-1].strip()) if found else None
 
 
@@ -150,7 +152,7 @@ def syntax_blame(stderr_text: str, root: Path) -> str | None:
     raised = [line[4:].strip() for line in rest.split("\n") if line.startswith("E   ")]
     error = next((r for r in reversed(raised)
                   if r.startswith(("SyntaxError", "IndentationError", "TabError"))), None)
-    where = [(m["path"], m["line"]) for m in _SYNTAX.finditer(rest)]
+    where = [(m["path"], m["line"]) for m in re.finditer(_SYNTAX, rest, re.MULTILINE)]
     if error is None or not where:
         return None
     path = _in_repository(where[-1][0], root)
