@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests.act.harness import STANDINS_DIR, ActResult, run_act
+from tests.act.once import DoubleState, once_per_session
 from tests.github_double import WRITE_TOKEN, GitHubDouble
 from tests.wheelhouse import prepare as prepare_wheelhouse
 
@@ -167,21 +168,63 @@ def _run_example(tmp_path: Path, double: GitHubDouble, wheelhouse: Path,
 
 @dataclass(frozen=True)
 class ExampleRun:
-    """One act run of the example workflow, its GitHub double and its artifacts folder."""
+    """One act run of the example workflow, its GitHub double's state and its artifacts
+    folder."""
 
     result: ActResult
-    double: GitHubDouble
+    double: DoubleState
     artifacts: Path
+
+
+def _example_run(tmp_path_factory: pytest.TempPathFactory, name: str, wheelhouse: Path,
+                 **kwargs: Any) -> ExampleRun:
+    """``_run_example(**kwargs)`` once per pytest session (:func:`once_per_session`)."""
+    def run(tmp: Path) -> ExampleRun:
+        with GitHubDouble(accept_any_token=False) as double:
+            result = _run_example(tmp, double, wheelhouse, **kwargs)
+        return ExampleRun(result, DoubleState.of(double), tmp / "artifacts")
+
+    return once_per_session(tmp_path_factory, name, run)
+
+
+GATE_JOB = "  gate:\n    name: gate\n"
+CHECK_NAME = "agent-patch gate (example)"
+
+
+def gate_job_copy(job: str, edit: dict[str, str]) -> dict[str, str]:
+    """The edit of the example workflow that adds, after its gate job, a copy of it as job
+    ``job`` with ``edit`` made in it and its own check-name, ``<the example's> <job>``: a
+    scenario that differs only in the gate job reads the stamps of the same stamp jobs."""
+    text = (ROOT / ".github" / "workflows" / "example.yml").read_text(encoding="utf-8")
+    gate = GATE_JOB + text.partition(GATE_JOB)[2]
+    assert gate != GATE_JOB, "the example workflow's gate job moved"
+    copy = gate.replace(GATE_JOB, f"  {job}:\n    name: {job}\n")
+    for old, new in {**edit, f"check-name: {CHECK_NAME}\n":
+                     f"check-name: {CHECK_NAME} {job}\n"}.items():
+        assert copy.count(old) == 1, old
+        copy = copy.replace(old, new)
+    return {gate: gate + "\n" + copy}
 
 
 @pytest.fixture(scope="module")
 def green_example(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> ExampleRun:
     """The example workflow as it is (every property green), run once for the tests that each
     read a part of that same run: the gate job's outputs and check run, the stamps."""
-    tmp = tmp_path_factory.mktemp("green-example")
-    with GitHubDouble(accept_any_token=False) as double:
-        result = _run_example(tmp, double, wheelhouse)
-    return ExampleRun(result, double, tmp / "artifacts")
+    return _example_run(tmp_path_factory, "gate-green-example", wheelhouse)
+
+
+MISTYPED_PREFIX = "gate-stmps"
+
+
+@pytest.fixture(scope="module")
+def closed_example(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> ExampleRun:
+    """The example workflow with parser_round_trip red in both classes, plus a second gate
+    job, ``gate-stmps``, whose artifact-prefix is mistyped (it matches no artifact, so what it
+    says does not depend on the stamps; issue 31: it had an act run of its own)."""
+    return _example_run(tmp_path_factory, "gate-closed-example", wheelhouse,
+                        fail="parser_round_trip", edit=gate_job_copy(MISTYPED_PREFIX, {
+                            "          mode: gate\n":
+                            "          mode: gate\n          artifact-prefix: gate-stmps\n"}))
 
 
 def _gate_outputs(result: ActResult) -> dict[str, str]:
@@ -226,9 +269,8 @@ def test_open_gate_under_act(green_example: ExampleRun) -> None:
     assert run["name"] == "agent-patch gate (example)"
 
 
-def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
-                                     wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse, fail="parser_round_trip")
+def test_closed_gate_fails_the_step(closed_example: ExampleRun) -> None:
+    result, double = closed_example.result, closed_example.double
     assert result.returncode != 0
     gate = result.job("gate")
     assert not gate.succeeded
@@ -240,8 +282,8 @@ def test_closed_gate_fails_the_step(tmp_path: Path, double: GitHubDouble,
     assert outputs["failure-class"] == "property_miss"
     assert outputs["freeze-allowed"] == "false"
     assert double.invalid_requests() == []
-    assert double.count("create_check_run") == 1
-    (run,) = double.check_runs.values()
+    assert double.count_named("create_check_run", CHECK_NAME) == 1  # the gate job's
+    (run,) = double.runs_named(CHECK_NAME)
     assert run["conclusion"] == "failure"
     assert len(run["annotations"]) == 1
     assert run["annotations"][0]["annotation_level"] == "failure"
@@ -341,12 +383,11 @@ def test_a_collection_error_is_advised_fix_not_rerun(
 
 
 def test_a_mistyped_artifact_prefix_publishes_a_failure_check_run(
-        tmp_path: Path, double: GitHubDouble, wheelhouse: Path) -> None:
-    result = _run_example(tmp_path, double, wheelhouse, edit={
-        "          mode: gate\n": "          mode: gate\n          artifact-prefix: gate-stmps\n"})
-    gate = result.job("gate")
+        closed_example: ExampleRun) -> None:
+    """The gate job ``gate-stmps`` of the closed run (the one whose prefix is mistyped)."""
+    gate = closed_example.result.job(MISTYPED_PREFIX)
     assert not gate.succeeded
-    (run,) = double.check_runs.values()
+    (run,) = closed_example.double.runs_named(f"{CHECK_NAME} {MISTYPED_PREFIX}")
     assert run["conclusion"] == "failure" and run["head_sha"] == HEAD_SHA
     assert "no artifact matched the pattern gate-stmps-*" in run["output"]["title"]
     assert "could not decide" in gate.summary

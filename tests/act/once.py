@@ -73,6 +73,13 @@ class DoubleState:
                    if operation in {r.operation, r.operation_id}
                    and (status is None or r.status == status))
 
+    def count_named(self, operation: str, name: str) -> int:
+        """Requests that reached ``operation`` with ``name`` in their body (a check run's
+        name: one job's ``check-name``)."""
+        return sum(1 for r in self.requests
+                   if operation in {r.operation, r.operation_id}
+                   and isinstance(r.body, dict) and r.body.get("name") == name)
+
     def runs_named(self, name: str) -> list[dict[str, Any]]:
         """The check runs published under ``name`` (one job's ``check-name``)."""
         return [run for run in self.check_runs.values() if run["name"] == name]
