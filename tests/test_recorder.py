@@ -494,6 +494,18 @@ def test_xdist_card_conflicts_stop_both_routes(tmp_path: Path) -> None:
     assert plugin.returncode == 2, plugin.stdout + plugin.stderr
     assert "overrides the card's seed" in plugin.stdout + plugin.stderr
     assert not (tmp_path / "plugin").exists()
+    # The gate's lines, byte for byte as before xdist was told to replace no refusing worker
+    # (recorder._replace_no_worker): before, it replaced each up to four times (ten workers
+    # for -n 2, each collecting and refusing alike); now the two workers alone.
+    seeded = ("hypo_conflicts.py::test_seeded: property 'seeded': an explicit @seed(123) "
+              "overrides the card's seed")
+    assert done.stderr == ("gate: error: gate.yml: properties (sample cards): the sample card "
+                           f"cannot govern 1 gated test, no stamps written: {seeded}\n")
+    said = [ln[ln.index("gate: error:"):] for ln in (plugin.stdout + plugin.stderr).splitlines()
+            if "gate: error:" in ln]  # (after pytest's progress letters, if any)
+    assert said == [
+        f"gate: error: the sample card cannot govern 1 gated test(s), no stamps written: {seeded}"]
+    assert done.stdout.count("node down") <= 2 and plugin.stdout.count("node down") <= 2
 
 
 # --- stateful tests: RuleBasedStateMachine.TestCase (gate init writes cards for them) -------------

@@ -315,6 +315,7 @@ class Folder:
         if refused and not self.worker_refused:  # every worker collects, and refuses, alike
             self.worker_refused.extend(str(p) for p in refused)
             self.worker_refused_tests = int(output.get("gate_refused_tests", len(refused)))
+            _replace_no_worker(node)
         self.collected.ungated.update((str(c), str(n)) for c, n in output.get("gate_ungated", ()))
         self.collected.hypothesis.update((str(n), str(k))
                                          for n, k in output.get("gate_hypothesis", ()))
@@ -325,6 +326,21 @@ class Folder:
                 (str(c), str(n)) for c, n in output["gate_selected"]}
             self.collected.deselected.update(
                 (str(c), str(n)) for c, n in output.get("gate_deselected", ()))
+
+
+def _replace_no_worker(node: Any) -> None:
+    """xdist: a worker that refused the cards stopped its session with ``pytest.exit``, which
+    xdist takes for a crash and replaces the worker, up to four times per worker (``-n 2``:
+    eight more workers, each starting Python, pytest and Hypothesis, collecting, and refusing
+    alike). Every worker collects the same tests under the same cards, so no replacement can
+    do otherwise: xdist is told to replace none (its restart limit, set to 0, ends the run at
+    this worker as its own limit would after the eighth). Where that limit is not there (an
+    xdist of another shape), the replacements run as before."""
+    config = getattr(node, "config", None)
+    manager = getattr(config, "pluginmanager", None)
+    dsession = manager.get_plugin("dsession") if manager is not None else None
+    if dsession is not None and hasattr(dsession, "_max_worker_restart"):  # None: no limit
+        dsession._max_worker_restart = 0
 
 
 # --- the recorder plugin (loaded with -p gate.testrun.recorder) ----------------------------------
