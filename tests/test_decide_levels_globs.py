@@ -78,6 +78,21 @@ def test_below_namespace_nothing_is_recorded_as_how_even_where_a_namespace_could
     assert levels.choose("namespace", facts(bwrap=True)) == levels.Level("namespace", "bwrap")
 
 
+def test_facts_and_a_level_keep_every_field_as_given_and_default_to_nothing_more() -> None:
+    """Facts and Level are hand-written frozen values (no dataclass: start-up): each field is
+    what was given, in order, and what is not given is empty (built here, inside the test)."""
+    given = levels.Facts(2, True, True, True, True, ("/run/docker.sock",), True, "runner2",
+                         "has sudo")
+    assert [getattr(given, n) for n in given.__slots__] == [
+        2, True, True, True, True, ("/run/docker.sock",), True, "runner2", "has sudo"]
+    bare = levels.Facts(None, False, False, False, False)
+    assert [getattr(bare, n) for n in bare.__slots__] == [
+        None, False, False, False, False, (), None, None, None]
+    assert (levels.Level("user", "sudo-unshare").level,
+            levels.Level("user", "sudo-unshare").by) == ("user", "sudo-unshare")
+    assert repr(levels.Level("none", None)) == "Level(level='none', by=None)"
+
+
 def test_the_lowest_level_is_by_rank_not_by_name() -> None:
     assert levels.lowest(["none", "namespace"]) == "none"
     assert levels.lowest(["user", "process"]) == "process"

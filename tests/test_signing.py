@@ -136,6 +136,22 @@ def test_each_class_is_required_its_own_isolation_level() -> None:
     assert rules.SigningPolicy().isolation_of(FREE) is None
 
 
+def test_a_signing_policy_and_a_key_keep_every_field_as_given_and_default_to_off() -> None:
+    """SigningPolicy and Key are hand-written frozen values (no dataclass: start-up): each
+    field is what was given, in order; nothing given is signing off (built inside the test)."""
+    key = rules.Key("gate-1", b"k" * 32)
+    assert (key.id, key.public_key) == ("gate-1", b"k" * 32)
+    given = rules.SigningPolicy("sigstore", "all", (("gate", key),), (("gate", "uri"),), True,
+                                ((FREE, "namespace"),), True)
+    assert [getattr(given, n) for n in given.__slots__] == [
+        "sigstore", "all", (("gate", key),), (("gate", "uri"),), True, ((FREE, "namespace"),),
+        True]
+    off = rules.SigningPolicy()
+    assert [getattr(off, n) for n in off.__slots__] == ["off", "off", (), (), False, (), False]
+    assert off.replace(isolation=((FREE, "user"),)).isolation_of(FREE) == "user"
+    assert repr(key) == "Key(id='gate-1', public_key=" + repr(b"k" * 32) + ")"
+
+
 def test_the_pae_is_the_dsse_one() -> None:
     assert signing.pae("a", b"xyz") == b"DSSEv1 1 a 3 xyz"
     assert signing.pae("application/vnd.in-toto+json", b"") == (

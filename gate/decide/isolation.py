@@ -10,7 +10,8 @@ facts do not make true is refused (bad input, exit 2), never quietly lowered.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from gate.decide.frozen import FrozenValue
 
 NONE = "none"
 PROCESS = "process"
@@ -52,11 +53,14 @@ UNSHARE = "unshare"
 SUDO_UNSHARE = "sudo-unshare"
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(FrozenValue):
     """What :func:`gate.testrun.isolation.observe` saw on this machine, for the command's
     user (the job's user)."""
 
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "ptrace_scope", "bwrap", "unshare", "root", "sudo", "sockets", "userns_restricted",
+        "other_user", "other_user_problem",
+    )
     #: ``kernel.yama.ptrace_scope``; None without Yama (the kernel's own rule: a same-user
     #: process may attach, as with 0).
     ptrace_scope: int | None
@@ -70,22 +74,32 @@ class Facts:
     #: ``sudo -n true`` succeeded: the job's user has passwordless sudo.
     sudo: bool
     #: Container sockets (docker, containerd, podman) the job's user can connect to.
-    sockets: tuple[str, ...] = ()
+    sockets: tuple[str, ...]
     #: ``kernel.apparmor_restrict_unprivileged_userns`` (None where the kernel has none).
-    userns_restricted: bool | None = None
+    userns_restricted: bool | None
     #: The other user the ``user`` level runs as (``--isolation-user``), or None.
-    other_user: str | None = None
+    other_user: str | None
     #: Why that user cannot be used (sudo, a socket, the workspace), or None when it can.
-    other_user_problem: str | None = None
+    other_user_problem: str | None
+
+    def __init__(self, ptrace_scope: int | None, bwrap: bool, unshare: bool, root: bool,
+                 sudo: bool, sockets: tuple[str, ...] = (), userns_restricted: bool | None = None,
+                 other_user: str | None = None, other_user_problem: str | None = None) -> None:
+        self._set(ptrace_scope=ptrace_scope, bwrap=bwrap, unshare=unshare, root=root, sudo=sudo,
+                  sockets=sockets, userns_restricted=userns_restricted, other_user=other_user,
+                  other_user_problem=other_user_problem)
 
 
-@dataclass(frozen=True, slots=True)
-class Level:
+class Level(FrozenValue):
     """A level the facts make true, and how (``by``: :data:`BWRAP`, :data:`UNSHARE`,
     :data:`SUDO_UNSHARE`, or None below ``namespace``)."""
 
+    __slots__ = ("level", "by")  # noqa: RUF023 - field order
     level: str
     by: str | None
+
+    def __init__(self, level: str, by: str | None) -> None:
+        self._set(level=level, by=by)
 
 
 def rank(level: str) -> int:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from gate.decide.frozen import FrozenValue
+
 LOCAL = "local-pinned"
 FREE = "free-server"
 GATE = "gate"
@@ -41,25 +43,40 @@ UNSIGNED_NOTICE = ("stamps are unsigned (policy signing.mode is off): a stamp's 
                    "signing on")
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
+class Key(FrozenValue):
+    __slots__ = ("id", "public_key")
     id: str
     public_key: bytes  # the 32 raw ed25519 bytes
 
+    def __init__(self, id: str, public_key: bytes) -> None:
+        self._set(id=id, public_key=public_key)
 
-@dataclass(frozen=True, slots=True)
-class SigningPolicy:
-    mode: str = "off"
-    require: str = "off"
-    keys: tuple[tuple[str, Key], ...] = ()  # (owner: a server class or "gate", key)
+
+class SigningPolicy(FrozenValue):
+    __slots__ = (  # noqa: RUF023 - in field order, as the dataclass showed them
+        "mode", "require", "keys", "workflows", "per_class", "isolation",
+        "public_log_for_private",
+    )
+    mode: str
+    require: str
+    keys: tuple[tuple[str, Key], ...]  # (owner: a server class or "gate", key)
     #: sigstore mode: (owner: a server class or "gate", build signer URI)
-    workflows: tuple[tuple[str, str], ...] = ()
-    per_class: bool = False  # signer_workflows in the mapping form (else the 0.2.0 list)
+    workflows: tuple[tuple[str, str], ...]
+    per_class: bool  # signer_workflows in the mapping form (else the 0.2.0 list)
     #: (server class, the lowest isolation level its stamps must record: gate.decide.isolation)
-    isolation: tuple[tuple[str, str], ...] = ()
+    isolation: tuple[tuple[str, str], ...]
     #: sigstore mode: sign through the public-good instance (whose Rekor log is public) even
     #: when the repository is not public (signing.sigstore.public_log_for_private_repository)
-    public_log_for_private: bool = False
+    public_log_for_private: bool
+
+    def __init__(self, mode: str = "off", require: str = "off",
+                 keys: tuple[tuple[str, Key], ...] = (),
+                 workflows: tuple[tuple[str, str], ...] = (), per_class: bool = False,
+                 isolation: tuple[tuple[str, str], ...] = (),
+                 public_log_for_private: bool = False) -> None:
+        self._set(mode=mode, require=require, keys=keys, workflows=workflows,
+                  per_class=per_class, isolation=isolation,
+                  public_log_for_private=public_log_for_private)
 
     def isolation_of(self, server_class: str) -> str | None:
         """The lowest isolation level ``server_class``'s stamps must record, or None."""

@@ -305,7 +305,8 @@ def signing_policy(raw: Any, source: str) -> SigningPolicy:
                                  f"needs {server_class} stamps required signed (require is "
                                  f"{require}): a level counts only inside a signed stamp "
                                  "set; fix: signing.require all (or local-pinned)")
-    return dataclasses.replace(signing, isolation=isolation)
+    replaced: SigningPolicy = signing.replace(isolation=isolation)
+    return replaced
 
 
 def _signer_workflows(raw: Any, mode: str, require: str, source: str
