@@ -89,6 +89,35 @@ def gate_command() -> list[str]:
     return [sys.executable, "-m", "gate"]
 
 
+def compile_gate() -> str:
+    """Compile the bytecode of the ``gate`` package the ``gate`` script imports (the one
+    :func:`gate_command` runs), into its ``__pycache__``, and say what was done.
+
+    A user's gate runs from bytecode: pip compiles a wheel's modules when it installs it, and
+    the action's set-up writes the bytecode its steps read (requirements/installer.py,
+    ``warm``). An editable install or a fresh checkout has none, and with
+    ``PYTHONDONTWRITEBYTECODE`` set Python never writes it: every measured run would then
+    compile each module it imports (~0.3 s more of the gate's own CPU in a stamp leg)."""
+    # where the script's own import finds the package (-I: as the script does, without the
+    # current folder, which ``python -m bench`` puts first on this process's path)
+    found = subprocess.run([sys.executable, "-I", "-c", "import gate; print(gate.__file__)"],
+                           capture_output=True, text=True, check=False)
+    if found.returncode != 0:
+        return "gate not importable here: nothing compiled"
+    folder = Path(found.stdout.strip()).parent
+    return f"{compile_folder(folder)} modules of the gate package compiled in {folder}"
+
+
+def compile_folder(folder: Path) -> int:
+    """Write the bytecode of every module under ``folder`` (whatever PYTHONDONTWRITEBYTECODE
+    says); the number of modules. A module that does not compile is an error."""
+    import compileall
+
+    if not compileall.compile_dir(folder, quiet=1, workers=1):
+        raise RuntimeError(f"compileall {folder}: a module did not compile")
+    return sum(1 for _ in folder.rglob("*.py"))
+
+
 def cores() -> int:
     try:
         return len(os.sched_getaffinity(0))

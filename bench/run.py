@@ -40,7 +40,7 @@ from bench import (
     suite,
     xdist,
 )
-from bench.common import ROOT, Results, machine, say
+from bench.common import ROOT, Results, compile_gate, machine, say
 
 BENCHMARKS = {
     "hashing": hashing.bench,
@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     say("# machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
     say(f"# mode: {'quick' if args.quick else 'full'}, reps={reps}, benchmarks={','.join(chosen)}")
+    say("# bytecode: " + compile_gate())
     results = Results()
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="gate-bench-", dir=args.tmp))
