@@ -95,11 +95,11 @@ def print_text(decisions: Sequence[TestDecision], built: Mapping[str, Any],
     lines before the one that decided."""
     green = 0
     for decision in decisions:
-        name = shown(decision.test_id)
         reruns = decision.reruns
         if decision.entry["action"] == ACCEPTED and not reruns:
             green += 1
             continue
+        name = shown(decision.test_id)
         say(f"{name} {decision.entry['action']}")
         for line in report.four_lines(decision.entry):
             say(line)
@@ -131,8 +131,8 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
     pol = policy.load(policy_path)
     with pairing.collector_off():
         loaded = pairing.collect_some(Path(args.stamps))
-        signed.refuse_unverified(pol, [(os.path.join(args.stamps, item.source), item.stamp)
-                                       for item in loaded], "gate classify --stamps")
+        signed.refuse_unverified(pol, ((os.path.join(args.stamps, item.source), item.stamp)
+                                       for item in loaded), "gate classify --stamps")
         decisions = pairing.decide_by_policy(loaded, pol, now)
         built = pairing.report_by_policy(
             decisions, now, pol, ungated=pairing.ungated_section(pairing.reported_in(loaded), pol))

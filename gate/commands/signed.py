@@ -15,7 +15,7 @@ on stamps nobody verified.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +34,14 @@ def required_classes(policy: Any) -> str:
     return str(policy.signing.require) if policy is not None else "off"
 
 
-def refuse_unverified(policy: Any, stamps: Sequence[tuple[str, Mapping[str, Any]]],
+def refuse_unverified(policy: Any, stamps: Iterable[tuple[str, Mapping[str, Any]]],
                       command: str) -> None:
     """Exit 2 when ``policy`` requires signed stamps of a class one of ``stamps`` ((its file,
     the loaded stamp or run record)) is of: first naming a stamp whose folder's envelope does
     not cover it (checked against the policy's keys), else naming what only the run's context
-    can check. Returns when no stamp is of a required class."""
+    can check. Returns when no stamp is of a required class. ``stamps`` is read only under
+    such a policy (``gate classify --stamps`` passes a generator: 100,000 paths joined for
+    nothing cost 0.1 s)."""
     if required_classes(policy) == "off":
         return
     from gate.records import signing

@@ -668,7 +668,9 @@ def reported_in(loaded: Sequence[Loaded], into: Reported | None = None) -> Repor
     for item in loaded:
         if item.refused is not None:
             continue
-        out.harness_files.update(str(f) for f in item.stamp.get("harness_files", ()))
+        files = item.stamp.get("harness_files")
+        if files:  # most stamps name none: no generator made for them
+            out.harness_files.update(str(f) for f in files)
         named = item.stamp.get("ungated")
         if isinstance(named, Mapping):
             out.at_least = max(out.at_least, int(named["count"]))
