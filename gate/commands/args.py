@@ -12,6 +12,18 @@ from typing import Any
 OPEN, CLOSED, BAD = 0, 1, 2
 DEFAULT_POLICY = Path(".github/gate-policy.yml")
 
+#: What a command keeps to the end of the ``gate`` process (:func:`hold_to_exit`).
+HELD: list[object] = []
+
+
+def hold_to_exit(*values: object) -> None:
+    """Keep ``values`` (a command's large data, done with) to the end of the process: the
+    ``gate`` program then ends without freeing them one object at a time
+    (gate.commands.main.end_without_freeing: the exit handlers run and the standard streams
+    are flushed first). ``gate classify --stamps`` of 100,000 stamps spent 0.2 s freeing its
+    stamps and decisions, 4 % of its time, for a process about to end."""
+    HELD.extend(values)
+
 
 def say(text: str) -> None:
     """Print one log line. Every line a command prints goes through here (or print_json), and

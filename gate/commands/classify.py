@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from gate.commands import signed
-from gate.commands.args import CLOSED, OPEN, clock, policy_path, print_json, say
+from gate.commands.args import (
+    CLOSED,
+    OPEN,
+    clock,
+    hold_to_exit,
+    policy_path,
+    print_json,
+    say,
+)
 from gate.errors import GateInputError
 from gate.records import load, report
 from gate.records.pairing import TestDecision
@@ -154,4 +162,5 @@ def classify_folder(args: argparse.Namespace, now: int, policy_path: Path | None
         print_text(decisions, built, batched)
         if lines:
             sys.stdout.write("\n".join(lines) + "\n")
+    hold_to_exit(loaded, decisions, built)  # freed by the process's end, not one by one
     return 0 if built["decision"] == "open" and all(d.door_open for d in decisions) else 1

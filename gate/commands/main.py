@@ -451,7 +451,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         fast = hash_command.fast_args(argv[1:])
         if fast is not None:
             return _edge(lambda: hash_command.cmd_hash(fast))
-    return _edge(lambda: _parse_and_run(argv))
+    code = _edge(lambda: _parse_and_run(argv))
+    from gate.commands.args import HELD
+
+    if HELD:
+        if program:
+            end_without_freeing(code)
+        HELD.clear()  # a caller in this process keeps running: freed now
+    return code
+
+
+def end_without_freeing(code: int) -> None:
+    """End the process with ``code`` without the interpreter freeing what a command held to
+    the end (gate.commands.args.hold_to_exit): the exit handlers run and both standard
+    streams are flushed, as at a normal exit, then ``os._exit``. Output that did not reach its
+    reader (a closed pipe) is never a success: exit 2, as the edge gives a broken pipe."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        code = _BAD
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        code = code or _BAD
+    os._exit(code)
 
 
 def _starts_a_command(argv: list[str]) -> bool:
