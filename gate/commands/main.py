@@ -452,12 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if fast is not None:
             return _edge(lambda: hash_command.cmd_hash(fast))
     code = _edge(lambda: _parse_and_run(argv))
-    from gate.commands.args import HELD
-
-    if HELD:
+    args_module = sys.modules.get("gate.commands.args")  # not imported: nothing held
+    if args_module is not None and args_module.HELD:
         if program:
             end_without_freeing(code)
-        HELD.clear()  # a caller in this process keeps running: freed now
+        args_module.HELD.clear()  # a caller in this process keeps running: freed now
     return code
 
 
