@@ -32,16 +32,26 @@ pytestmark = pytest.mark.skipif(sealed.can_drop() is not None,
 __all__ = ["shared_folder"]
 
 #: Issue 27 break 2: a double-forked ``setsid`` daemon waits for the stamps and rewrites them.
+#: Its starter returns only once the daemon's own code runs: before, it returned as soon as it
+#: forked, and a gate that reaped (or was stopped) in between found the daemon half started
+#: (not yet in its own session, or not yet exec'd), which made the tests naming it race.
 DAEMON = """\
 import glob, json, os, sys, time
 out, token = sys.argv[1], sys.argv[2]
+ready, up = os.pipe()  # the starter returns once the daemon runs, never before its setsid
+os.set_inheritable(up, True)
 if os.fork():
+    os.close(up)
+    os.read(ready, 1)  # a byte from the daemon, or end of file if it died first
     os._exit(0)
+os.close(ready)
 os.setsid()
 if os.fork():
     os._exit(0)
 os.execv(sys.executable, [sys.executable, "-c", '''
 import glob, json, os, sys, time
+os.write(int(sys.argv[3]), b"up")
+os.close(int(sys.argv[3]))
 out = sys.argv[1]
 deadline = time.time() + 60
 while time.time() < deadline:
@@ -58,7 +68,7 @@ while time.time() < deadline:
         open(os.path.join(out, "..", "rewrote"), "w").close()
         break
     time.sleep(0.01)
-''', out, token])
+''', out, token, str(up)])
 """
 
 #: A fork loop: a process that forks and exits over and over, so its pid never holds still
