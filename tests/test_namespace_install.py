@@ -268,9 +268,13 @@ def _seal(level: str, read_only: tuple[str, ...] = ("/usr",), **facts: Any) -> i
                           other_user="nobody" if level == "user" else None)
 
 
-def test_the_tests_venv_only_at_namespace_with_an_install(tmp_path: Path) -> None:
+def test_the_tests_venv_only_at_namespace_with_an_install(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from gate.testrun import running
 
+    # the last case takes this run's venv for the workspace's: its Python must be the one on
+    # PATH (a venv not activated leaves another python3 first, e.g. a pyenv shim)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     for request in (_request(tmp_path, _seal("process", ("/",)), "pip install x"),
                     _request(tmp_path, _seal("namespace", bwrap=True), None),
                     _request(tmp_path, None, "pip install x"),
