@@ -1,5 +1,7 @@
 """Start-up: ``gate --version``, one allowed ``gate halt hook`` call and ``gate hash`` of one
-small file, each against ``python -c pass`` of the same environment, and what each imports.
+small file, each against ``python -c pass`` of the same environment, and what each imports;
+then one allowed call on a ledger of 1,000 lines (200 with ``--quick``) against the same call
+on a ledger of one binding (an info figure: the cost a long agent session adds to each call).
 
 The environment matters: a ``.pth`` file that a test dependency installs runs at every start
 of the interpreter and slows the baseline, which flatters the ratio. So the full run builds a
@@ -68,6 +70,37 @@ LOCAL_TOOL_CALL = json.dumps({"hook_event_name": "preToolUse", "tool_name": "Rea
                               "tool_input": {"file_path": "src/x.py"}}).encode()
 
 
+def long_ledger(results: Results, python: str, gate: list[str], folder: Path, lines: int,
+                reps: int) -> None:
+    """One allowed call on a ledger of ``lines`` lines against the same call on a ledger of
+    one binding: every call re-reads and re-verifies the whole chain under the lock
+    (docs/security.md, concurrency), so its cost grows with the agent session's length."""
+    book = folder / f"halt-ledger-{lines}.jsonl"
+    grow = ("import sys\nfrom gate.records.ledger import Ledger\n"
+            "ledger = Ledger(sys.argv[1])\n"
+            "binding = ledger.current_bindings()['bench']\n"
+            "for n in range(int(sys.argv[2]) - 1):\n"
+            "    ledger.check(binding, binding.generation, f'grow-{n}')\n")
+    short = folder / "halt-ledger-short.jsonl"
+    for path, count in ((book, lines), (short, 1)):
+        subprocess.run([*gate, "halt", "bind", "--ledger", str(path), "--run-id", "bench",
+                        "--scope", "lab.invalid", "--host", "api.lab.invalid"],
+                       check=True, capture_output=True)
+        subprocess.run([python, "-c", grow, str(path), str(count)], check=True)
+    counter = iter(range(1_000_000))
+    # each call appends one line to its ledger: both grow alike, by ``reps`` + 1 lines
+    ours, base = interleaved(
+        lambda: run([*gate, "halt", "hook", "--ledger", str(book)],
+                    stdin=hook_call(next(counter))),
+        lambda: run([*gate, "halt", "hook", "--ledger", str(short)],
+                    stdin=hook_call(next(counter))), reps)
+    o = statistics.median(r.seconds for r in ours)
+    b = statistics.median(r.seconds for r in base)
+    results.ratio(f"startup gate halt hook (allowed call) on a {lines}-line ledger vs 1 line",
+                  o, b, None, note=f"medians of {reps}; {(o - b) / (lines - 1) * 1e6:.0f} us a "
+                                   "line: the whole chain is re-read and re-verified")
+
+
 def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -> None:
     reps = 5 if quick else 30
     if quick and not os.environ.get("GATE_BENCH_VENV"):
@@ -111,6 +144,7 @@ def bench(results: Results, work: Path, quick: bool, reps: int, profile: bool) -
     allowed = sum(json.loads(x).get("decision") == "allow" for x in lines)
     say(f"# halt hook: {allowed} allowed calls appended (flock + fsync each) to a ledger of "
         f"{len(lines)} lines")
+    long_ledger(results, python, gate, small, 200 if quick else 1000, reps)
     script = [gate[0]] if len(gate) == 1 else ["-m", "gate"]
     for label, argv, stdin in (("--version", [*script, "--version"], None),
                                ("halt hook", [*script, "halt", "hook", "--ledger", str(book)],

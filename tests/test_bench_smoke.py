@@ -27,6 +27,8 @@ def test_quick_bench_prints_a_ratio_for_every_benchmark(tmp_path: Path) -> None:
                  "xdist"):
         assert kind in kinds, (kind, done.stdout[-3000:])
     assert len(re.findall(r"^RATIO hash \S+ vs openssl", done.stdout, re.MULTILINE)) == 3
+    assert re.search(r"^RATIO startup gate halt hook \(allowed call\) on a 200-line ledger vs 1 "
+                     r"line .* info load=.*us a line", done.stdout, re.MULTILINE), done.stdout
     assert "# machine: nproc=" in done.stdout
     assert re.search(r"^# bytecode: \d+ modules of the gate package compiled in ", done.stdout,
                      re.MULTILINE), done.stdout[:2000]
