@@ -45,17 +45,8 @@ def validate_https___agent_patch_gate_invalid_schemas_ledger_entry_schema_json(d
                     data_keys.remove("binding")
                     data__binding = data["binding"]
                     validate_https___agent_patch_gate_invalid_schemas_binding_schema_json(data__binding, custom_formats, (name_prefix or "data") + ".binding")
-                data_len = len(data)
-                if data_len != 0:
-                    data_property_names = True
-                    for data_key in data:
-                        try:
-                            if not (isinstance(data_key, str) and data_key == 'v' or isinstance(data_key, str) and data_key == 'seq' or isinstance(data_key, str) and data_key == 'prev' or isinstance(data_key, str) and data_key == 'hash' or isinstance(data_key, str) and data_key == 'at' or isinstance(data_key, str) and data_key == 'kind' or isinstance(data_key, str) and data_key == 'binding'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['v', 'seq', 'prev', 'hash', 'at', 'kind', 'binding']", value=data_key, name="" + (name_prefix or "data") + "", rule='enum')
-                        except (JsonSchemaValueException, JsonSchemaValuesException):
-                            data_property_names = False
-                    if not data_property_names:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", rule='propertyNames')
+            if data_is_dict and not data.keys() <= {'at', 'binding', 'hash', 'kind', 'prev', 'seq', 'v'}:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", rule='propertyNames')
             data_one_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count1 < 2:
@@ -125,17 +116,8 @@ def validate_https___agent_patch_gate_invalid_schemas_ledger_entry_schema_json(d
                     data__expected = data["expected"]
                     if not (isinstance(data__expected, str) and data__expected == 'allow' or isinstance(data__expected, str) and data__expected == 'halt' or isinstance(data__expected, str) and data__expected == 'reject' or data__expected is None):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".expected must be one of ['allow', 'halt', 'reject', None]", value=data__expected, name="" + (name_prefix or "data") + ".expected", rule='enum')
-                data_len = len(data)
-                if data_len != 0:
-                    data_property_names = True
-                    for data_key in data:
-                        try:
-                            if not (isinstance(data_key, str) and data_key == 'v' or isinstance(data_key, str) and data_key == 'seq' or isinstance(data_key, str) and data_key == 'prev' or isinstance(data_key, str) and data_key == 'hash' or isinstance(data_key, str) and data_key == 'at' or isinstance(data_key, str) and data_key == 'kind' or isinstance(data_key, str) and data_key == 'attempt_id' or isinstance(data_key, str) and data_key == 'binding' or isinstance(data_key, str) and data_key == 'issued_generation' or isinstance(data_key, str) and data_key == 'decision' or isinstance(data_key, str) and data_key == 'row' or isinstance(data_key, str) and data_key == 'reason' or isinstance(data_key, str) and data_key == 'target_class' or isinstance(data_key, str) and data_key == 'expected'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['v', 'seq', 'prev', 'hash', 'at', 'kind', 'attempt_id', 'binding', 'issued_generation', 'decision', 'row', 'reason', 'target_class', 'expected']", value=data_key, name="" + (name_prefix or "data") + "", rule='enum')
-                        except (JsonSchemaValueException, JsonSchemaValuesException):
-                            data_property_names = False
-                    if not data_property_names:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", rule='propertyNames')
+            if data_is_dict and not data.keys() <= {'at', 'attempt_id', 'binding', 'decision', 'expected', 'hash', 'issued_generation', 'kind', 'prev', 'reason', 'row', 'seq', 'target_class', 'v'}:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", rule='propertyNames')
             data_one_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count1 != 1:
