@@ -82,11 +82,11 @@ def long_ledger(results: Results, python: str, gate: list[str], folder: Path, li
             "for n in range(int(sys.argv[2]) - 1):\n"
             "    ledger.check(binding, binding.generation, f'grow-{n}')\n")
     short = folder / "halt-ledger-short.jsonl"
-    for path, count in ((book, lines), (short, 1)):
+    for path in (book, short):
         subprocess.run([*gate, "halt", "bind", "--ledger", str(path), "--run-id", "bench",
                         "--scope", "lab.invalid", "--host", "api.lab.invalid"],
                        check=True, capture_output=True)
-        subprocess.run([python, "-c", grow, str(path), str(count)], check=True)
+    subprocess.run([python, "-c", grow, str(book), str(lines)], check=True)
     counter = iter(range(1_000_000))
     # each call appends one line to its ledger: both grow alike, by ``reps`` + 1 lines
     ours, base = interleaved(

@@ -202,8 +202,8 @@ def _fast_generator_class() -> Any:
 
         def generate_property_names(self) -> None:
             """``propertyNames: {enum: [names]}`` as one set comparison of the keys: the
-            generic code tries each key against each name in turn (a third of checking a
-            ledger line, which every hook call does for every line)."""
+            generic code tries each key against each name in turn (a fifth of validating a
+            ledger line, which every hook call does for every line: 17 -> 13.5 us)."""
             names = self._definition["propertyNames"]
             if not (isinstance(names, dict) and list(names) == ["enum"]
                     and isinstance(names["enum"], list)
